@@ -1,0 +1,5 @@
+#!/usr/bin/env bash
+# The project's test command (README). CI runs exactly this.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo test --release --workspace

@@ -1,0 +1,149 @@
+//! Limb-slice helpers shared by every kernel.
+//!
+//! Numbers are little-endian slices of `u64` limbs. Unless a function's name ends in
+//! `_vartime`, its running time and memory accesses depend only on the slice lengths,
+//! never on the limb values.
+
+use num_bigint::BigUint;
+
+/// One machine word of a multi-precision number.
+pub type Limb = u64;
+
+/// Limbs of `x`, zero-padded (or `None` if it does not fit) to exactly `len` limbs.
+pub fn to_limbs(x: &BigUint, len: usize) -> Option<Vec<Limb>> {
+    let mut v = x.to_u64_digits();
+    if v.len() > len {
+        return None;
+    }
+    v.resize(len, 0);
+    Some(v)
+}
+
+/// The number whose little-endian limbs are `a`.
+pub fn from_limbs(a: &[Limb]) -> BigUint {
+    let mut bytes = Vec::with_capacity(a.len() * 8);
+    for l in a {
+        bytes.extend_from_slice(&l.to_le_bytes());
+    }
+    BigUint::from_bytes_le(&bytes)
+}
+
+/// `out = a - b` over equal lengths; returns the final borrow (0 or 1). Constant time.
+#[inline]
+pub fn sub_into(out: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
+    debug_assert!(out.len() == a.len() && a.len() == b.len());
+    let mut borrow = 0u64;
+    for i in 0..a.len() {
+        let (d1, b1) = a[i].overflowing_sub(b[i]);
+        let (d2, b2) = d1.overflowing_sub(borrow);
+        out[i] = d2;
+        borrow = (b1 | b2) as u64;
+    }
+    borrow
+}
+
+/// `a += b` over equal lengths; returns the carry (0 or 1). Constant time.
+#[inline]
+pub fn add_assign(a: &mut [Limb], b: &[Limb]) -> Limb {
+    debug_assert!(a.len() == b.len());
+    let mut carry = 0u64;
+    for i in 0..a.len() {
+        let (s1, c1) = a[i].overflowing_add(b[i]);
+        let (s2, c2) = s1.overflowing_add(carry);
+        a[i] = s2;
+        carry = (c1 | c2) as u64;
+    }
+    carry
+}
+
+/// `out = if mask == !0 { a } else { b }` for `mask` in {0, !0}. Constant time.
+#[inline]
+pub fn select_into(out: &mut [Limb], a: &[Limb], b: &[Limb], mask: Limb) {
+    debug_assert!(out.len() == a.len() && a.len() == b.len());
+    for i in 0..out.len() {
+        out[i] = (a[i] & mask) | (b[i] & !mask);
+    }
+}
+
+/// `!0` if `a == b` else 0. Constant time.
+#[inline]
+pub fn eq_mask(a: &[Limb], b: &[Limb]) -> Limb {
+    debug_assert!(a.len() == b.len());
+    let mut acc = 0u64;
+    for i in 0..a.len() {
+        acc |= a[i] ^ b[i];
+    }
+    // acc == 0 -> all ones; otherwise 0, without a branch.
+    ((acc | acc.wrapping_neg()) >> 63).wrapping_sub(1)
+}
+
+/// `a < b` as numbers of equal length; time depends on the values.
+pub fn lt_vartime(a: &[Limb], b: &[Limb]) -> bool {
+    debug_assert!(a.len() == b.len());
+    for i in (0..a.len()).rev() {
+        if a[i] != b[i] {
+            return a[i] < b[i];
+        }
+    }
+    false
+}
+
+/// Number of significant bits of `a` (0 for zero); time depends on the value.
+pub fn bit_len_vartime(a: &[Limb]) -> usize {
+    for i in (0..a.len()).rev() {
+        if a[i] != 0 {
+            return 64 * i + 64 - a[i].leading_zeros() as usize;
+        }
+    }
+    0
+}
+
+/// Bit `i` of `a` (0 beyond the end).
+#[inline]
+pub fn bit(a: &[Limb], i: usize) -> u64 {
+    match a.get(i / 64) {
+        Some(l) => (l >> (i % 64)) & 1,
+        None => 0,
+    }
+}
+
+/// `-n^{-1} mod 2^64` for odd `n`, by Newton iteration (each step doubles the
+/// number of correct low bits: 5 steps from 4 bits give 128 >= 64).
+pub const fn neg_inv_mod_word(n0: Limb) -> Limb {
+    // x = n0 is correct to 3 bits for odd n0 (n0*n0 = 1 mod 8).
+    let mut x = n0;
+    let mut i = 0;
+    while i < 5 {
+        x = x.wrapping_mul(2u64.wrapping_sub(n0.wrapping_mul(x)));
+        i += 1;
+    }
+    x.wrapping_neg()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn neg_inv_is_inverse() {
+        for n0 in [1u64, 3, 5, 0xffff_ffff_ffff_ffff, 0x1234_5678_9abc_def1] {
+            assert_eq!(n0.wrapping_mul(neg_inv_mod_word(n0)), u64::MAX);
+        }
+    }
+
+    #[test]
+    fn eq_mask_works() {
+        assert_eq!(eq_mask(&[1, 2], &[1, 2]), !0);
+        assert_eq!(eq_mask(&[1, 2], &[1, 3]), 0);
+        assert_eq!(eq_mask(&[0, 0], &[1 << 63, 0]), 0);
+    }
+
+    #[test]
+    fn limbs_round_trip() {
+        let x = BigUint::parse_bytes(b"123456789abcdef0123456789abcdef01", 16).unwrap();
+        let l = to_limbs(&x, 4).unwrap();
+        assert_eq!(from_limbs(&l), x);
+        assert!(to_limbs(&x, 2).is_none());
+        assert_eq!(bit_len_vartime(&l), x.bits() as usize);
+    }
+}

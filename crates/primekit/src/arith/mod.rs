@@ -1,0 +1,40 @@
+//! Multi-precision arithmetic: limbs, Montgomery contexts, modular exponentiation.
+//!
+//! This layer knows nothing about primality. It is the only module where `unsafe` and
+//! assembly may appear (the x86_64 BMI2/ADX kernels), always beside a portable kernel
+//! with the same contract that is built and tested on every platform.
+
+pub mod limbs;
+pub mod modexp;
+pub mod mont;
+pub mod portable;
+pub mod word;
+#[cfg(target_arch = "x86_64")]
+pub mod x86_64_adx;
+
+pub use mont::{Kernel, MontContext, MAX_MODULUS_BITS};
+
+/// Why an arithmetic context could not be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArithError {
+    /// Montgomery arithmetic needs an odd modulus.
+    EvenModulus,
+    /// The modulus must be at least 3.
+    ModulusTooSmall,
+    /// The modulus exceeds `MAX_MODULUS_BITS`.
+    ModulusTooLarge { bits: u64, max: u64 },
+}
+
+impl core::fmt::Display for ArithError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ArithError::EvenModulus => write!(f, "modulus must be odd"),
+            ArithError::ModulusTooSmall => write!(f, "modulus must be at least 3"),
+            ArithError::ModulusTooLarge { bits, max } => {
+                write!(f, "modulus has {bits} bits; the maximum is {max}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ArithError {}

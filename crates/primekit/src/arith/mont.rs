@@ -1,0 +1,163 @@
+//! Montgomery context for one odd modulus: the representation every exponentiation in
+//! the crate works in. Element `x` is stored as `x*R mod m`, R = 2^(64n), n = limb count.
+
+use super::limbs::{neg_inv_mod_word, to_limbs, Limb};
+use super::{portable, ArithError};
+use num_bigint::BigUint;
+use num_traits::One;
+
+/// Largest modulus a context accepts, in bits. Bounds memory (a few kilobytes per
+/// buffer) and time; the primality front end documents its own, equal cap.
+pub const MAX_MODULUS_BITS: u64 = 1 << 17;
+
+/// Which implementation of the Montgomery kernels a context uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// `u128` products; every platform.
+    Portable,
+    /// x86_64 `mulx`/`adcx`/`adox`; only when the CPU has BMI2 and ADX.
+    #[cfg(target_arch = "x86_64")]
+    Adx,
+}
+
+impl Kernel {
+    /// The fastest kernel this CPU supports (detected once per process).
+    pub fn best() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::sync::OnceLock;
+            static ADX: OnceLock<bool> = OnceLock::new();
+            if *ADX.get_or_init(super::x86_64_adx::has_bmi2_adx) {
+                return Kernel::Adx;
+            }
+        }
+        Kernel::Portable
+    }
+
+    /// Every kernel usable on this CPU (tests run each).
+    pub fn available() -> Vec<Kernel> {
+        let mut v = vec![Kernel::Portable];
+        #[cfg(target_arch = "x86_64")]
+        if super::x86_64_adx::has_bmi2_adx() {
+            v.push(Kernel::Adx);
+        }
+        v
+    }
+}
+
+/// Precomputation for Montgomery arithmetic modulo one odd `m >= 3`.
+///
+/// The modulus itself is public to the context's users (it sizes buffers), but products,
+/// squares and the conversions run in time that depends only on the limb count.
+#[derive(Clone, Debug)]
+pub struct MontContext {
+    m: Vec<Limb>,
+    m0inv: Limb,
+    r2: Vec<Limb>,
+    one: Vec<Limb>,
+    kernel: Kernel,
+}
+
+impl MontContext {
+    /// Context for odd `m >= 3` with the fastest kernel for this CPU.
+    pub fn new(m: &BigUint) -> Result<Self, ArithError> {
+        Self::with_kernel(m, Kernel::best())
+    }
+
+    /// Context with a chosen kernel (tests and benchmarks compare kernels).
+    pub fn with_kernel(m: &BigUint, kernel: Kernel) -> Result<Self, ArithError> {
+        if m.bits() < 2 {
+            return Err(ArithError::ModulusTooSmall);
+        }
+        if !m.bit(0) {
+            return Err(ArithError::EvenModulus);
+        }
+        if m.bits() > MAX_MODULUS_BITS {
+            return Err(ArithError::ModulusTooLarge { bits: m.bits(), max: MAX_MODULUS_BITS });
+        }
+        let n = m.bits().div_ceil(64) as usize;
+        let limbs = to_limbs(m, n).expect("sized from m");
+        let r: BigUint = BigUint::one() << (64 * n);
+        let one = to_limbs(&(&r % m), n).expect("reduced");
+        let r2 = to_limbs(&((&r * &r) % m), n).expect("reduced");
+        Ok(MontContext { m0inv: neg_inv_mod_word(limbs[0]), m: limbs, r2, one, kernel })
+    }
+
+    /// Number of limbs n of the modulus and of every element.
+    pub fn len(&self) -> usize {
+        self.m.len()
+    }
+
+    /// Always false: a context has at least one limb.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The modulus limbs.
+    pub fn modulus(&self) -> &[Limb] {
+        &self.m
+    }
+
+    /// The kernel in use.
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
+    }
+
+    /// A zeroed scratch buffer of the size every kernel call needs (2n + 2 limbs).
+    pub fn scratch(&self) -> Vec<Limb> {
+        vec![0; 2 * self.len() + 2]
+    }
+
+    /// 1 in Montgomery form (R mod m).
+    pub fn one(&self) -> &[Limb] {
+        &self.one
+    }
+
+    /// `out = a*b*R^{-1} mod m`. Inputs `< m`, `out` distinct from both, `t` from `scratch()`.
+    #[inline]
+    pub fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], t: &mut [Limb]) {
+        match self.kernel {
+            Kernel::Portable => portable::mont_mul(out, a, b, &self.m, self.m0inv, t),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Adx => super::x86_64_adx::mont_mul(out, a, b, &self.m, self.m0inv, t),
+        }
+    }
+
+    /// `out = a*a*R^{-1} mod m` with the dedicated squaring. Same contract as `mul`.
+    #[inline]
+    pub fn sqr(&self, out: &mut [Limb], a: &[Limb], t: &mut [Limb]) {
+        match self.kernel {
+            Kernel::Portable => portable::mont_sqr(out, a, &self.m, self.m0inv, t),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Adx => super::x86_64_adx::mont_sqr(out, a, &self.m, self.m0inv, t),
+        }
+    }
+
+    /// Montgomery form of `a < m` (limbs of length n): `a*R mod m`.
+    pub fn to_mont(&self, a: &[Limb], t: &mut [Limb]) -> Vec<Limb> {
+        let mut out = vec![0; self.len()];
+        self.mul(&mut out, a, &self.r2, t);
+        out
+    }
+
+    /// Ordinary form of Montgomery element `a`: `a*R^{-1} mod m`.
+    pub fn from_mont(&self, a: &[Limb], t: &mut [Limb]) -> Vec<Limb> {
+        let n = self.len();
+        let w = &mut t[..2 * n + 1];
+        w.fill(0);
+        w[..n].copy_from_slice(a);
+        let mut out = vec![0; n];
+        match self.kernel {
+            Kernel::Portable => portable::redc(&mut out, w, &self.m, self.m0inv),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Adx => super::x86_64_adx::redc(&mut out, w, &self.m, self.m0inv),
+        }
+        out
+    }
+
+    /// Limbs of `x mod m` (any `x`), in ordinary form.
+    pub fn reduce(&self, x: &BigUint) -> Vec<Limb> {
+        let m = super::limbs::from_limbs(&self.m);
+        to_limbs(&(x % m), self.len()).expect("reduced")
+    }
+}

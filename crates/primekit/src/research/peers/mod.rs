@@ -1,0 +1,8 @@
+//! Peer implementations measured beside primekit in the same process: OpenSSL 3
+//! (libcrypto) and GMP, linked from the system only under the `compare` feature.
+//!
+//! Each wrapper owns its foreign object and frees it on drop; conversions go through
+//! big-endian bytes so every engine sees exactly the same numbers.
+
+pub mod gmp;
+pub mod openssl;
