@@ -1,11 +1,25 @@
 //! primekit: misuse-resistant primality testing and fast prime generation.
 //!
+//! ```
+//! use num_bigint::BigUint;
+//! let p = BigUint::parse_bytes(b"170141183460469231731687303715884105727", 10).unwrap();
+//! assert!(primekit::is_prime(&p)); // 2^127 - 1
+//! assert!(!primekit::is_prime(&(p * 3u8)));
+//! ```
+//!
 //! Layers, each knowing nothing of those above it:
 //! `arith` → `sieve` → `primality` → `gen` → `params` → `research`.
-//! The crate root re-exports the knob-free API; everything tunable lives in
-//! [`research`] and [`hazmat`]-style modules and never in the default path.
+//! The crate root re-exports the knob-free API; every tunable variant lives in
+//! [`research`] and never in the default path.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod arith;
+mod error;
+pub mod primality;
 pub mod research;
+pub mod sieve;
+
+pub use error::Error;
+pub use primality::{is_prime, is_prime_with_rng, try_is_prime};
+pub use num_bigint::BigUint;

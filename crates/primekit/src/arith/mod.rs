@@ -6,6 +6,7 @@
 
 pub mod limbs;
 pub mod modexp;
+pub mod mont64;
 pub mod mont;
 pub mod portable;
 pub mod word;

@@ -1,0 +1,36 @@
+//! The crate's error type: every failure is a value, never a panic.
+
+use crate::arith::ArithError;
+
+/// Why an operation could not produce an answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The input exceeds the documented size cap for this operation.
+    InputTooLarge { bits: u64, max: u64 },
+    /// The operating system's random number generator failed; there is no fallback.
+    Rng(String),
+    /// An argument is outside the operation's domain (message says which and why).
+    InvalidArgument(String),
+    /// An arithmetic precondition failed (e.g. an even modulus).
+    Arith(ArithError),
+}
+
+impl core::fmt::Display for Error {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Error::InputTooLarge { bits, max } => write!(f, "input has {bits} bits; the maximum is {max}"),
+            Error::Rng(e) => write!(f, "operating-system random number generator failed: {e}"),
+            Error::InvalidArgument(m) => write!(f, "invalid argument: {m}"),
+            Error::Arith(e) => write!(f, "arithmetic error: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<ArithError> for Error {
+    fn from(e: ArithError) -> Self {
+        Error::Arith(e)
+    }
+}

@@ -1,0 +1,120 @@
+//! The misuse-resistant primality test of Massimo & Paterson (seed 001 §4, "MR64"):
+//! one input, one boolean, error probability at most 2^-128 for every input.
+//!
+//! # Guarantee
+//! - A prime is always declared prime.
+//! - Below 2^64 the answer is exact (see [`super::small`]).
+//! - A composite n >= 2^64, however it was chosen (adversarially included), is declared
+//!   prime only if it passes t Miller-Rabin rounds with bases drawn independently and
+//!   uniformly from [2, n-2] by a ChaCha20 generator seeded from the operating system.
+//!   Each such round passes a composite with probability <= 1/4 (Monier-Rabin), so the
+//!   error is <= 4^-t: t = 64 up to 2048 bits (2^-128) and t = 128 above (2^-256), the
+//!   rule of OpenSSL 3's `BN_check_prime`, so comparisons are like for like.
+//!
+//! # How (cheapest rejection first; a witness proves compositeness whatever its origin)
+//! 1. trial division by the first r odd primes (r per size: [`trial_division_primes`]);
+//! 2. one Miller-Rabin round to the fixed base 2, which rejects almost every composite
+//!    that survives trial division without touching the random generator;
+//! 3. the t random-base rounds, on which the bound alone rests.
+//!
+//! Not constant time: the input is assumed public. Prime generation uses the
+//! constant-time building blocks instead.
+
+use super::miller_rabin::MillerRabin;
+use super::small::is_prime_u64;
+use crate::sieve::trial_divide_vartime;
+use crate::Error;
+use num_bigint::BigUint;
+use rand_chacha::ChaCha20Rng;
+use rand_core::{CryptoRngCore, OsRng, SeedableRng};
+
+/// Largest input, in bits, the test accepts (a 65536-bit prime takes minutes; the cap
+/// keeps one call's work and memory bounded).
+pub const MAX_INPUT_BITS: u64 = 65536;
+
+/// Random-base Miller-Rabin rounds for a `bits`-bit input: 64 (error <= 2^-128) up to
+/// 2048 bits, 128 above, as OpenSSL 3's `BN_check_prime`.
+pub const fn mr_rounds(bits: u64) -> usize {
+    if bits <= 2048 {
+        64
+    } else {
+        128
+    }
+}
+
+/// Number of small odd primes tried by trial division at `bits` bits.
+///
+/// Chosen by redoing seed 001's cost model (eq. 2-6) with this engine's costs: the
+/// expected cost on a random odd composite is sum_{i<=r} (1 - sigma_{i-1}) C_TD +
+/// (1 - sigma_r) C_MR, minimised near p_r ~ C_MR / C_TD. Our grouped trial division
+/// makes C_TD far smaller than OpenSSL's `BN_mod_word` loop, so r is larger than seed
+/// 001's Table 4. Measurement: `primekit bench td-calibrate` (README, "Trial division").
+pub const fn trial_division_primes(bits: u64) -> usize {
+    match bits {
+        0..=512 => 256,
+        513..=1024 => 512,
+        1025..=2048 => 1024,
+        2049..=4096 => 2048,
+        _ => 4096,
+    }
+}
+
+/// True if `n` is prime, wrong with probability at most 2^-128 for any input (exact
+/// below 2^64); see the module documentation for the guarantee.
+///
+/// # Panics
+/// If `n` has more than [`MAX_INPUT_BITS`] bits, or if the operating system's random
+/// generator fails (there is no silent fallback). Use [`try_is_prime`] to get those as
+/// errors instead.
+pub fn is_prime(n: &BigUint) -> bool {
+    match try_is_prime(n) {
+        Ok(b) => b,
+        Err(e) => panic!("primekit::is_prime: {e}"),
+    }
+}
+
+/// [`is_prime`] returning size-cap and RNG failures as errors.
+pub fn try_is_prime(n: &BigUint) -> Result<bool, Error> {
+    decide(n, || ChaCha20Rng::from_rng(OsRng).map_err(|e| Error::Rng(e.to_string())))
+}
+
+/// [`is_prime`] with a caller-supplied generator for the random bases.
+///
+/// For reproducible tests only: the guarantee holds only if `rng` is a cryptographically
+/// secure generator whose output the party choosing `n` cannot predict. A fixed seed
+/// gives an adversary the bases in advance and voids the bound.
+pub fn is_prime_with_rng(n: &BigUint, rng: &mut impl CryptoRngCore) -> Result<bool, Error> {
+    decide(n, || Ok(rng))
+}
+
+/// The shared decision procedure; `rng` is only called when random rounds are needed,
+/// so composites rejected early never touch the OS generator.
+fn decide<R: CryptoRngCore>(n: &BigUint, rng: impl FnOnce() -> Result<R, Error>) -> Result<bool, Error> {
+    let bits = n.bits();
+    if bits > MAX_INPUT_BITS {
+        return Err(Error::InputTooLarge { bits, max: MAX_INPUT_BITS });
+    }
+    if bits <= 64 {
+        return Ok(is_prime_u64(n.iter_u64_digits().next().unwrap_or(0)));
+    }
+    if !n.bit(0) {
+        return Ok(false);
+    }
+    // n >= 2^64 exceeds every small prime, so a small divisor means composite.
+    let limbs = n.to_u64_digits();
+    if trial_divide_vartime(&limbs, trial_division_primes(bits)).is_some() {
+        return Ok(false);
+    }
+    let mr = MillerRabin::new(n)?;
+    if !mr.passes_base_two_vartime() {
+        return Ok(false);
+    }
+    let mut rng = rng()?;
+    for _ in 0..mr_rounds(bits) {
+        let a = mr.random_base(&mut rng)?;
+        if !mr.passes_vartime(&a) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
