@@ -9,6 +9,7 @@ pub mod modexp;
 pub mod mont64;
 pub mod mont;
 pub mod portable;
+pub mod pow2;
 pub mod word;
 #[cfg(target_arch = "x86_64")]
 pub mod x86_64_adx;

@@ -8,6 +8,7 @@
 
 use crate::arith::limbs::{add_assign, eq_mask, from_limbs, lt_vartime, to_limbs, Limb};
 use crate::arith::modexp::{pow_ct, pow_vartime};
+use crate::arith::pow2::pow2_vartime;
 use crate::arith::MontContext;
 use crate::Error;
 use num_bigint::BigUint;
@@ -66,7 +67,13 @@ impl MillerRabin {
     pub fn passes_vartime(&self, a: &[Limb]) -> bool {
         let mut t = self.ctx.scratch();
         let am = self.ctx.to_mont(a, &mut t);
-        let mut x = pow_vartime(&self.ctx, &am, &self.d);
+        self.finish_round_vartime(pow_vartime(&self.ctx, &am, &self.d))
+    }
+
+    /// The rest of a round from x = a^d (Montgomery form): pass if x = 1, or if -1
+    /// appears among x, x^2, ..., x^(2^(s-1)).
+    fn finish_round_vartime(&self, mut x: Vec<Limb>) -> bool {
+        let mut t = self.ctx.scratch();
         if x == self.ctx.one() || x == self.minus_one {
             return true;
         }
@@ -108,10 +115,9 @@ impl MillerRabin {
     }
 
     /// One round with base 2, the cheap first filter: a failure proves compositeness.
+    /// Uses [`pow2_vartime`] (doublings instead of products by the base).
     pub fn passes_base_two_vartime(&self) -> bool {
-        let mut two = vec![0; self.ctx.len()];
-        two[0] = 2;
-        self.passes_vartime(&two)
+        self.finish_round_vartime(pow2_vartime(&self.ctx, &self.d))
     }
 
     /// A base drawn uniformly from [2, n - 2] by rejection sampling (each draw succeeds
