@@ -4,6 +4,7 @@
 //! assembly may appear (the x86_64 BMI2/ADX kernels), always beside a portable kernel
 //! with the same contract that is built and tested on every platform.
 
+pub mod ifma;
 pub mod limbs;
 pub mod modexp;
 pub mod mont64;
