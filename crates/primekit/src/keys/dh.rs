@@ -9,12 +9,14 @@
 //!
 //! Checks, in this order (names are stable):
 //! `p_size`, `p_prime`, then either (X9.42) `q_size`, `q_prime`, `q_divides_p_minus_1`,
-//! [`j_cofactor`] or (PKCS#3) `p_safe_prime`; then `g_range` (1 < g < p-1), `g_order`
-//! (g^q = 1 mod p, with q = (p-1)/2 for a safe prime), [`private_value_length`].
-//! Bracketed checks appear only when the field is present.
+//! (`j_cofactor`) or (PKCS#3) `p_safe_prime`; then `g_range` (1 < g < p-1), `g_order`
+//! (g^q = 1 mod p, with q = (p-1)/2 for a safe prime), (`private_value_length`).
+//! Parenthesised checks appear only when the field is present.
 //!
 //! Primality uses [`crate::try_is_prime`] (seed 001 §4: error <= 2^-128 even for crafted
-//! composites, which is what defeats the "Safety in Numbers" attack). `validationParams`
+//! composites, which is what defeats the "Safety in Numbers" attack). For a PKCS#3 group
+//! (p-1)/2 is tested first; when it is prime, p follows from one Pocklington step
+//! (`pocklington_safe`), halving the cost of auditing a safe-prime group. `validationParams`
 //! (seed, pgenCounter) are parsed but not re-derived; no check depends on them.
 
 use super::input::{decode_pem, uint_value, InputError};
@@ -119,8 +121,29 @@ pub fn check_dh(d: &DhParams) -> Result<CheckReport, InputError> {
     let p_minus_1 = if p.is_zero() { BigUint::zero() } else { p - &one };
     let mut checks = vec![policy::modulus_size("p_size", "p", p.bits())];
 
-    let p_prime = try_is_prime(p)?;
-    checks.push(Check::new("p_prime", Status::from_bool(p_prime), prime_detail("p", p_prime)));
+    // Without a stated q the group must be safe: (p-1)/2 is tested first, so that p
+    // itself then needs one Fermat step instead of a full test (see `pocklington`).
+    let half = &p_minus_1 >> 1;
+    let half_prime = match d.q {
+        None if p.bits() > 64 && p.bit(0) => Some(try_is_prime(&half)?),
+        _ => None,
+    };
+    let (p_prime, p_detail) = if half_prime == Some(true) {
+        let prime = pocklington_safe(p)?;
+        let how = "(Pocklington: (p-1)/2 is prime and 3^(p-1) = 1 mod p)";
+        (
+            prime,
+            if prime {
+                format!("p is prime {how}; error probability <= 2^-128")
+            } else {
+                "p is composite (3^(p-1) != 1 mod p)".into()
+            },
+        )
+    } else {
+        let prime = try_is_prime(p)?;
+        (prime, prime_detail("p", prime))
+    };
+    checks.push(Check::new("p_prime", Status::from_bool(p_prime), p_detail));
     // A usable group needs an odd prime p (p = 2 is prime but has no room for g).
     let p_odd_prime = p_prime && p.bit(0);
 
@@ -129,12 +152,20 @@ pub fn check_dh(d: &DhParams) -> Result<CheckReport, InputError> {
     if let Some(q) = &d.q {
         checks.push(policy::subgroup_size("q_size", "q", q.bits()));
         let q_prime = try_is_prime(q)?;
-        checks.push(Check::new("q_prime", Status::from_bool(q_prime), prime_detail("q", q_prime)));
+        checks.push(Check::new(
+            "q_prime",
+            Status::from_bool(q_prime),
+            prime_detail("q", q_prime),
+        ));
         let divides = !q.is_zero() && !p_minus_1.is_zero() && (&p_minus_1 % q).is_zero();
         checks.push(Check::new(
             "q_divides_p_minus_1",
             Status::from_bool(divides),
-            if divides { "q divides p-1" } else { "q does not divide p-1" },
+            if divides {
+                "q divides p-1"
+            } else {
+                "q does not divide p-1"
+            },
         ));
         if let Some(j) = &d.j {
             let ok = divides && (&p_minus_1 / q) == *j;
@@ -148,8 +179,10 @@ pub fn check_dh(d: &DhParams) -> Result<CheckReport, InputError> {
             order = Some(q.clone());
         }
     } else if p_odd_prime {
-        let half = &p_minus_1 >> 1;
-        let safe = try_is_prime(&half)?;
+        let safe = match half_prime {
+            Some(known) => known,
+            None => try_is_prime(&half)?,
+        };
         checks.push(Check::new(
             "p_safe_prime",
             Status::from_bool(safe),
@@ -165,7 +198,11 @@ pub fn check_dh(d: &DhParams) -> Result<CheckReport, InputError> {
             order = Some(half);
         }
     } else {
-        checks.push(Check::new("p_safe_prime", Status::Skip, "not evaluated: p is not an odd prime"));
+        checks.push(Check::new(
+            "p_safe_prime",
+            Status::Skip,
+            "not evaluated: p is not an odd prime",
+        ));
     }
 
     let g = &d.g;
@@ -173,7 +210,11 @@ pub fn check_dh(d: &DhParams) -> Result<CheckReport, InputError> {
     checks.push(Check::new(
         "g_range",
         Status::from_bool(g_in_range),
-        if g_in_range { "1 < g < p-1".to_string() } else { format!("g = {} is not in (1, p-1)", short(g)) },
+        if g_in_range {
+            "1 < g < p-1".to_string()
+        } else {
+            format!("g = {} is not in (1, p-1)", short(g))
+        },
     ));
 
     checks.push(match (&order, g_in_range) {
@@ -193,7 +234,23 @@ pub fn check_dh(d: &DhParams) -> Result<CheckReport, InputError> {
             format!("privateValueLength = {} bits (must be in 1..={})", short(l), p.bits()),
         ));
     }
-    Ok(CheckReport { format: d.format, checks })
+    Ok(CheckReport {
+        format: d.format,
+        checks,
+    })
+}
+
+/// Primality of p = 2q + 1 once q = (p-1)/2 is known prime, by Pocklington's criterion
+/// (Crandall & Pomerance, "Prime Numbers", Thm 4.1.3): q is prime with q > sqrt(p) - 1,
+/// so p is prime iff some a has a^(p-1) = 1 mod p and gcd(a^2 - 1, p) = 1; a = 3 gives
+/// gcd(8, p) = 1 for odd p, and a failing Fermat test proves p composite. One
+/// exponentiation replaces t Miller-Rabin rounds (seed 002 §3.4 tests both p and q by
+/// Miller-Rabin); the only error left is that of the test on q. Needs odd p > 2^64.
+fn pocklington_safe(p: &BigUint) -> Result<bool, InputError> {
+    let p_minus_1 = p - 1u32;
+    Ok(modpow_vartime(&BigUint::from(3u32), &p_minus_1, p)
+        .map_err(Error::from)?
+        .is_one())
 }
 
 /// g^q mod p: 1 means g lies in the subgroup of prime order q. For a safe prime with
@@ -203,7 +260,11 @@ fn g_order_check(g: &BigUint, q: &BigUint, p: &BigUint, derived: bool) -> Result
     let r = modpow_vartime(g, q, p).map_err(Error::from)?;
     let which = if derived { "q = (p-1)/2" } else { "q" };
     Ok(if r.is_one() {
-        Check::new("g_order", Status::Pass, format!("g^q = 1 mod p: g generates the subgroup of prime order {which}"))
+        Check::new(
+            "g_order",
+            Status::Pass,
+            format!("g^q = 1 mod p: g generates the subgroup of prime order {which}"),
+        )
     } else if derived && r == p - 1u32 {
         Check::new(
             "g_order",
@@ -211,7 +272,11 @@ fn g_order_check(g: &BigUint, q: &BigUint, p: &BigUint, derived: bool) -> Result
             "g^q = p-1 mod p: g generates the full group of order 2q (leaks one bit of each secret)",
         )
     } else {
-        Check::new("g_order", Status::Fail, format!("g^q != 1 mod p ({which}): g is not in the order-q subgroup"))
+        Check::new(
+            "g_order",
+            Status::Fail,
+            format!("g^q != 1 mod p ({which}): g is not in the order-q subgroup"),
+        )
     })
 }
 

@@ -21,7 +21,10 @@ pub enum InputError {
     /// No PEM block at all (binary file, DER, or text without `-----BEGIN`).
     NotPem(String),
     /// PEM blocks were found, but none with a label this check reads.
-    WrongLabel { found: Vec<String>, expected: Vec<&'static str> },
+    WrongLabel {
+        found: Vec<String>,
+        expected: Vec<&'static str>,
+    },
     /// The PEM block is damaged (truncated, bad base64, headers, ...).
     Pem(String),
     /// The base64 decoded but the ASN.1 (DER) structure is wrong.
@@ -36,14 +39,21 @@ impl core::fmt::Display for InputError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             InputError::TooLarge { bytes, max } => {
-                write!(f, "input is at least {bytes} bytes; the maximum accepted is {max} bytes")
+                write!(
+                    f,
+                    "input is at least {bytes} bytes; the maximum accepted is {max} bytes"
+                )
             }
             InputError::NotPem(m) => write!(f, "not a PEM file: {m}"),
             InputError::WrongLabel { found, expected } => write!(
                 f,
                 "wrong PEM label: found {}; expected {}",
                 found.iter().map(|l| format!("\"{l}\"")).collect::<Vec<_>>().join(", "),
-                expected.iter().map(|l| format!("\"{l}\"")).collect::<Vec<_>>().join(" or ")
+                expected
+                    .iter()
+                    .map(|l| format!("\"{l}\""))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
             ),
             InputError::Pem(m) => write!(f, "malformed PEM: {m}"),
             InputError::Der(m) => write!(f, "malformed DER: {m}"),
@@ -98,14 +108,19 @@ fn find_blocks(text: &str) -> Vec<Block<'_>> {
     while let Some(off) = text[rest..].find(BEGIN) {
         let start = rest + off;
         let after = start + BEGIN.len();
-        let Some(label_len) = text[after..].find("-----") else { break };
+        let Some(label_len) = text[after..].find("-----") else {
+            break;
+        };
         let label = &text[after..after + label_len];
         let end_marker = format!("-----END {label}-----");
         let end = match text[after..].find(&end_marker) {
             Some(e) => after + e + end_marker.len(),
             None => text.len(),
         };
-        blocks.push(Block { label, text: &text[start..end] });
+        blocks.push(Block {
+            label,
+            text: &text[start..end],
+        });
         rest = end;
     }
     blocks
@@ -115,12 +130,12 @@ fn find_blocks(text: &str) -> Vec<Block<'_>> {
 ///
 /// Encrypted material is recognised and refused with [`InputError::Unsupported`]: a
 /// PKCS#8 `ENCRYPTED PRIVATE KEY` block, or a legacy block with `Proc-Type: 4,ENCRYPTED`.
-pub(crate) fn decode_pem(
-    bytes: &[u8],
-    expected: &[&'static str],
-) -> Result<(&'static str, Vec<u8>), InputError> {
+pub(crate) fn decode_pem(bytes: &[u8], expected: &[&'static str]) -> Result<(&'static str, Vec<u8>), InputError> {
     if bytes.len() > MAX_INPUT_BYTES {
-        return Err(InputError::TooLarge { bytes: bytes.len() as u64, max: MAX_INPUT_BYTES as u64 });
+        return Err(InputError::TooLarge {
+            bytes: bytes.len() as u64,
+            max: MAX_INPUT_BYTES as u64,
+        });
     }
     let text = std::str::from_utf8(bytes)
         .map_err(|_| InputError::NotPem("the file is not text (binary DER input is not supported)".into()))?;
@@ -150,7 +165,11 @@ pub(crate) fn decode_pem(
         )));
     }
     let (_, der) = pem_rfc7468::decode_vec(block.text.as_bytes()).map_err(|e| {
-        let hint = if block.text.contains(&format!("-----END {label}-----")) { "" } else { " (no END line: truncated?)" };
+        let hint = if block.text.contains(&format!("-----END {label}-----")) {
+            ""
+        } else {
+            " (no END line: truncated?)"
+        };
         InputError::Pem(format!("{label} block: {e}{hint}"))
     })?;
     Ok((label, der))
@@ -161,7 +180,10 @@ pub(crate) fn decode_pem(
 pub(crate) fn uint_value(u: &UintRef<'_>) -> Result<BigUint, InputError> {
     let v = BigUint::from_bytes_be(u.as_bytes());
     if v.bits() > MAX_INPUT_BITS {
-        return Err(InputError::Prime(Error::InputTooLarge { bits: v.bits(), max: MAX_INPUT_BITS }));
+        return Err(InputError::Prime(Error::InputTooLarge {
+            bits: v.bits(),
+            max: MAX_INPUT_BITS,
+        }));
     }
     Ok(v)
 }
