@@ -7,12 +7,12 @@
 mod common;
 
 use common::craft::*;
-use der::asn1::Int;
+use der::asn1::{Int, UintRef};
 use der::{Encode, Sequence};
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::One;
-use primekit::keys::dh::check_dh_pem;
+use primekit::keys::dh::{check_dh_pem, DhParameter};
 use primekit::keys::rsa::check_rsa_pem;
 use primekit::keys::{CheckReport, InputError, Status, MAX_INPUT_BYTES};
 
@@ -370,4 +370,67 @@ fn json_rendering_has_stable_keys() {
     assert!(c["detail"].as_str().unwrap().contains("composite"));
     assert!(r.to_text().contains("FAIL  p_prime: p is composite"));
     assert!(r.to_text().contains("result: FAILED"));
+}
+
+#[test]
+fn private_value_length_is_range_checked() {
+    let (pb, gb) = (hex(MODP2048_P).to_bytes_be(), [2u8]);
+    for (len, expected) in [(256u16, Status::Pass), (0, Status::Fail), (4096, Status::Fail)] {
+        let lb = len.to_be_bytes();
+        let der = DhParameter {
+            prime: UintRef::new(&pb).unwrap(),
+            base: UintRef::new(&gb).unwrap(),
+            private_value_length: Some(UintRef::new(&lb).unwrap()),
+        }
+        .to_der()
+        .unwrap();
+        let r = check_dh_pem(&pem("DH PARAMETERS", &der)).unwrap();
+        assert_eq!(status(&r, "private_value_length"), expected, "length {len}");
+    }
+}
+
+/// Small but well-formed files to mutate: cheap to audit when a mutation stays valid.
+fn mutation_bases() -> Vec<(bool, Vec<u8>)> {
+    let p = mersenne(521);
+    vec![
+        (true, pkcs3(&p, &BigUint::from(3u32))),
+        (
+            true,
+            x942(&p, &BigUint::from(3u32), &mersenne(127), Some(&BigUint::from(5u32))),
+        ),
+        (false, pkcs1_pem(&good_key())),
+        (false, pkcs8_pem(&good_key(), "1.2.840.113549.1.1.1")),
+    ]
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Whatever bytes are flipped, in the PEM text or in the DER beneath it, the audit
+    /// returns a report or an error: it never panics.
+    #[test]
+    fn mutated_files_never_panic(which in 0usize..4, at in 0usize..4096, xor in 1u8..=255, in_der: bool) {
+        let (is_dh, file) = mutation_bases().swap_remove(which);
+        let mutated = if in_der {
+            let (label, mut der) = pem_rfc7468::decode_vec(&file).unwrap();
+            let i = at % der.len();
+            der[i] ^= xor;
+            pem(label, &der)
+        } else {
+            let mut f = file.clone();
+            let i = at % f.len();
+            f[i] ^= xor;
+            f
+        };
+        let _ = if is_dh { check_dh_pem(&mutated).map(|_| ()) } else { check_rsa_pem(&mutated).map(|_| ()) };
+    }
+
+    /// Truncation at every length is an error or a report, never a panic.
+    #[test]
+    fn truncated_files_never_panic(which in 0usize..4, keep in 0usize..4096) {
+        let (is_dh, file) = mutation_bases().swap_remove(which);
+        let cut = &file[..keep % file.len()];
+        let r = if is_dh { check_dh_pem(cut).map(|_| ()) } else { check_rsa_pem(cut).map(|_| ()) };
+        proptest::prop_assert!(r.is_err());
+    }
 }

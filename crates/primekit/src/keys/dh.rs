@@ -122,7 +122,7 @@ pub fn check_dh(d: &DhParams) -> Result<CheckReport, InputError> {
     let mut checks = vec![policy::modulus_size("p_size", "p", p.bits())];
 
     // Without a stated q the group must be safe: (p-1)/2 is tested first, so that p
-    // itself then needs one Fermat step instead of a full test (see `pocklington`).
+    // itself then needs one Fermat step instead of a full test (see `pocklington_safe`).
     let half = &p_minus_1 >> 1;
     let half_prime = match d.q {
         None if p.bits() > 64 && p.bit(0) => Some(try_is_prime(&half)?),
