@@ -1,0 +1,240 @@
+//! x86_64 AVX-512 IFMA exponentiation kernel: radix 2^52, eight digits per `zmm`
+//! register, `vpmadd52luq`/`vpmadd52huq` for the low and high halves of 52x52-bit
+//! products, almost-Montgomery multiplication (AMM) as in Gueron and Krasnov's RSAZ.
+//!
+//! This kernel only ever runs inside an exponentiation: the base is moved into the
+//! IFMA domain once (radix 2^52, Montgomery factor R' = 2^(52k)), all products and
+//! squares happen there, and the result is moved back and fully reduced once.
+//!
+//! Contract of [`amm`] (k = `p.k` digits of 52 bits, R' = 2^(52k), 4m < R'):
+//! - the CPU supports AVX-512F and AVX-512 IFMA (checked by [`has_ifma`] before a
+//!   context with this kernel exists);
+//! - inputs `a`, `b` are digit vectors of `p.width()` words, each word `< 2^52`, words
+//!   at index `>= k` zero, values `< 2m`;
+//! - the output has the same form: `a*b*R'^{-1} mod m` plus possibly m, `< 2m`;
+//! - `out` is a buffer distinct from the inputs;
+//! - time and memory accesses depend only on k (the limb count of m): fixed trip
+//!   counts, no branch or index on digit values, carries by shifts and masks.
+
+use super::limbs::{neg_inv_mod_word, to_limbs, Limb};
+use core::arch::x86_64::*;
+use num_bigint::BigUint;
+use num_traits::One;
+
+const MASK52: u64 = (1 << 52) - 1;
+
+/// Largest number of 8-digit vectors the kernel is instantiated for (4160 bits, enough
+/// for 4096-bit moduli); larger moduli use the scalar kernel.
+pub const MAX_VECTORS: usize = 10;
+
+/// True when the CPU supports AVX-512F and AVX-512 IFMA (and BMI2/ADX, which the
+/// IFMA kernel's contexts use for their single products).
+pub fn has_ifma() -> bool {
+    std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512ifma")
+        && super::x86_64_adx::has_bmi2_adx()
+}
+
+/// Per-modulus constants of the IFMA domain.
+#[derive(Clone, Debug)]
+pub struct IfmaParams {
+    /// Number of 8-digit vectors.
+    vectors: usize,
+    /// Number of 52-bit digits k; R' = 2^(52k) > 4m.
+    k: usize,
+    /// Limb count n of the modulus.
+    n: usize,
+    m: Vec<u64>,
+    /// -m^{-1} mod 2^52.
+    k0: u64,
+    /// R'^2 / R mod m: AMM(x*R, this) = x*R'.
+    into: Vec<u64>,
+    /// R mod m: AMM(x*R', this) = x*R.
+    out_of: Vec<u64>,
+    /// R' mod m, one in the IFMA domain.
+    one: Vec<u64>,
+}
+
+impl IfmaParams {
+    /// Constants for the odd modulus `m` of `n` limbs, or `None` when it is too large.
+    pub fn new(m: &BigUint, n: usize) -> Option<Self> {
+        let k = (64 * n + 2).div_ceil(52);
+        let vectors = k.div_ceil(8);
+        if vectors > MAX_VECTORS {
+            return None;
+        }
+        let width = 8 * vectors;
+        let digits = |x: &BigUint| -> Vec<u64> {
+            let limbs = to_limbs(x, n).expect("reduced");
+            let mut d = vec![0; width];
+            limbs_to_digits(&mut d, &limbs, k);
+            d
+        };
+        let r = BigUint::one() << (64 * n);
+        let r1 = BigUint::one() << (52 * k);
+        let r_inv = r.modinv(m)?;
+        Some(IfmaParams {
+            vectors,
+            k,
+            n,
+            m: digits(m),
+            k0: neg_inv_mod_word(to_limbs(m, n)?[0]) & MASK52,
+            into: digits(&(&r1 * &r1 % m * r_inv % m)),
+            out_of: digits(&(&r % m)),
+            one: digits(&(&r1 % m)),
+        })
+    }
+
+    /// Words per IFMA-domain element (a multiple of 8).
+    pub fn width(&self) -> usize {
+        8 * self.vectors
+    }
+
+    /// One in the IFMA domain.
+    pub fn one(&self) -> &[u64] {
+        &self.one
+    }
+
+    /// IFMA-domain form (`< 2m`) of the scalar Montgomery element `a < m` (n limbs).
+    pub fn enter(&self, out: &mut [u64], a: &[Limb]) {
+        let mut d = vec![0; self.width()];
+        limbs_to_digits(&mut d, a, self.k);
+        amm(self, out, &d, &self.into);
+    }
+
+    /// Scalar Montgomery form, fully reduced, of the IFMA-domain element `a`.
+    pub fn leave(&self, out: &mut [Limb], a: &[u64], m: &[Limb]) {
+        let n = self.n;
+        let mut d = vec![0; self.width()];
+        amm(self, &mut d, a, &self.out_of);
+        // d < 2m < 2^(64n+1): n limbs plus a top bit.
+        let mut limbs = vec![0; n + 1];
+        digits_to_limbs(&mut limbs, &d, self.k);
+        super::portable::final_sub(out, &limbs[..n], limbs[n], m);
+    }
+}
+
+/// 52-bit digits of the little-endian limbs `a` into `d[..k]` (the rest of `d` is
+/// zeroed). Indices depend only on the lengths.
+pub fn limbs_to_digits(d: &mut [u64], a: &[Limb], k: usize) {
+    d.fill(0);
+    for (j, dj) in d.iter_mut().enumerate().take(k) {
+        let bit = 52 * j;
+        let (i, s) = (bit / 64, bit % 64);
+        let lo = a.get(i).copied().unwrap_or(0) >> s;
+        let hi = if s > 12 { a.get(i + 1).copied().unwrap_or(0) << (64 - s) } else { 0 };
+        *dj = (lo | hi) & MASK52;
+    }
+}
+
+/// Limbs `a` (all of `a.len()`) of the value whose 52-bit digits are `d[..k]`.
+pub fn digits_to_limbs(a: &mut [Limb], d: &[u64], k: usize) {
+    a.fill(0);
+    for (j, &dj) in d.iter().enumerate().take(k) {
+        let bit = 52 * j;
+        let (i, s) = (bit / 64, bit % 64);
+        if i < a.len() {
+            a[i] |= dj << s;
+        }
+        if s > 12 && i + 1 < a.len() {
+            a[i + 1] |= dj >> (64 - s);
+        }
+    }
+}
+
+/// Almost-Montgomery product `out = a*b*R'^{-1} mod m` (`< 2m`); see the module docs.
+pub fn amm(p: &IfmaParams, out: &mut [u64], a: &[u64], b: &[u64]) {
+    let w = p.width();
+    assert!(out.len() >= w && a.len() >= w && b.len() >= w && p.m.len() == w);
+    // SAFETY: the lengths are checked above; IfmaParams only exist in contexts built
+    // after `has_ifma()` (MontContext::with_kernel rejects Kernel::Ifma otherwise).
+    unsafe {
+        match p.vectors {
+            1 => amm_v::<1>(out, a, b, &p.m, p.k0, p.k),
+            2 => amm_v::<2>(out, a, b, &p.m, p.k0, p.k),
+            3 => amm_v::<3>(out, a, b, &p.m, p.k0, p.k),
+            4 => amm_v::<4>(out, a, b, &p.m, p.k0, p.k),
+            5 => amm_v::<5>(out, a, b, &p.m, p.k0, p.k),
+            6 => amm_v::<6>(out, a, b, &p.m, p.k0, p.k),
+            7 => amm_v::<7>(out, a, b, &p.m, p.k0, p.k),
+            8 => amm_v::<8>(out, a, b, &p.m, p.k0, p.k),
+            9 => amm_v::<9>(out, a, b, &p.m, p.k0, p.k),
+            10 => amm_v::<10>(out, a, b, &p.m, p.k0, p.k),
+            _ => unreachable!("IfmaParams::new bounds the vector count"),
+        }
+    }
+}
+
+/// AMM over `V` vectors of 8 digits, `k` iterations (one per digit of `b`).
+///
+/// Iteration i: S = acc + lo(a*b_i); q = digit0(S) * k0 mod 2^52; then
+/// acc = shift(S + lo(m*q)) + hi(a*b_i) + hi(m*q), where `shift` drops digit 0 (now
+/// 0 mod 2^52; its carry goes into the next digit 0 through the scalar `c`) and the high
+/// halves belong one digit up. Lanes are not normalised inside the loop: each gains at
+/// most four 52-bit terms per iteration for at most k <= 80 iterations, < 2^59.
+///
+/// The loop-carried chain is q_i -> q_{i+1}. To keep it off the vectors, the true
+/// digit 0 of the next S is predicted in scalar code: it is lane 1 of S (known before
+/// q), plus hi(a_0 b_i) and lo(a_0 b_{i+1}) (known before q), plus lo(m_1 q) and
+/// hi(m_0 q) and the carry out of digit 0 (computed from q with two scalar products).
+///
+/// # Safety
+/// `out`, `a`, `b`, `m` hold at least 8V words (`k <= 8V`); the CPU supports AVX-512F
+/// and IFMA.
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn amm_v<const V: usize>(out: &mut [u64], a: &[u64], b: &[u64], m: &[u64], k0: u64, k: usize) {
+    let zero = _mm512_setzero_si512();
+    let mut av = [zero; V];
+    let mut mv = [zero; V];
+    for j in 0..V {
+        // SAFETY: 8V words are readable in a and m (checked by the caller).
+        unsafe {
+            av[j] = _mm512_loadu_si512(a.as_ptr().add(8 * j).cast());
+            mv[j] = _mm512_loadu_si512(m.as_ptr().add(8 * j).cast());
+        }
+    }
+    let (a0, m0, m1) = (a[0], m[0], m[1]);
+    let lo52 = |x: u64, y: u64| x.wrapping_mul(y) & MASK52;
+    let hi52 = |x: u64, y: u64| ((x as u128 * y as u128) >> 52) as u64;
+    let mut acc = [zero; V];
+    // x: the true digit 0 of S (vector lane plus pending carries), for iteration 0.
+    let mut x = lo52(a0, b[0]);
+    let mut c = 0u64;
+    for i in 0..k {
+        let bi = b[i];
+        let b_next = if i + 1 < k { b[i + 1] } else { 0 };
+        let bv = _mm512_set1_epi64(bi as i64);
+        let mut s = [zero; V];
+        let mut h = [zero; V];
+        for j in 0..V {
+            s[j] = _mm512_add_epi64(acc[j], _mm512_madd52lo_epu64(zero, av[j], bv));
+            h[j] = _mm512_madd52hi_epu64(zero, av[j], bv);
+        }
+        let q = x.wrapping_mul(k0) & MASK52;
+        let qv = _mm512_set1_epi64(q as i64);
+        // Scalar prediction of the next x (see above).
+        let s1 = _mm_extract_epi64::<1>(_mm512_castsi512_si128(s[0])) as u64;
+        let p = s1 + hi52(a0, bi) + lo52(a0, b_next);
+        c = (x + lo52(m0, q)) >> 52;
+        x = p + c + hi52(m0, q) + lo52(m1, q);
+        for j in 0..V {
+            s[j] = _mm512_madd52lo_epu64(s[j], mv[j], qv);
+            h[j] = _mm512_madd52hi_epu64(h[j], mv[j], qv);
+        }
+        for j in 0..V - 1 {
+            acc[j] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(s[j + 1], s[j]), h[j]);
+        }
+        acc[V - 1] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(zero, s[V - 1]), h[V - 1]);
+    }
+    // Normalise to 52-bit digits (the value is < 2m < 2^(52k), so no carry leaves); the
+    // carry out of the last digit 0 is still pending in c.
+    for j in 0..V {
+        // SAFETY: 8V words are writable in out (checked by the caller).
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().add(8 * j).cast(), acc[j]) };
+    }
+    for o in out[..8 * V].iter_mut() {
+        let v = *o + c;
+        *o = v & MASK52;
+        c = v >> 52;
+    }
+}
