@@ -228,13 +228,129 @@ unsafe fn amm_v<const V: usize>(out: &mut [u64], a: &[u64], b: &[u64], m: &[u64]
     }
     // Normalise to 52-bit digits (the value is < 2m < 2^(52k), so no carry leaves); the
     // carry out of the last digit 0 is still pending in c.
+    acc[0] = _mm512_add_epi64(acc[0], _mm512_maskz_set1_epi64(1, c as i64));
+    normalize::<V>(&mut acc);
     for j in 0..V {
         // SAFETY: 8V words are writable in out (checked by the caller).
         unsafe { _mm512_storeu_si512(out.as_mut_ptr().add(8 * j).cast(), acc[j]) };
     }
-    for o in out[..8 * V].iter_mut() {
-        let v = *o + c;
-        *o = v & MASK52;
-        c = v >> 52;
+}
+
+/// Carry-propagates lanes `< 2^63` into 52-bit digits (the value must fit in 8V digits).
+///
+/// One vector round moves each lane's bits above 52 into the next lane, leaving lanes
+/// `< 2^52 + 2^11`; the remaining carries (0 or 1 each) are resolved at once on lane
+/// bitmasks: with G = lanes above 2^52 - 1 and P = lanes equal to it, the lanes that
+/// receive a carry are `((G << 1) + P) ^ P`, an ordinary integer addition.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn normalize<const V: usize>(acc: &mut [__m512i; V]) {
+    let mask = _mm512_set1_epi64(MASK52 as i64);
+    let zero = _mm512_setzero_si512();
+    let hi: [__m512i; V] = core::array::from_fn(|j| _mm512_srli_epi64::<52>(acc[j]));
+    let mut g: u128 = 0;
+    let mut p: u128 = 0;
+    for j in 0..V {
+        let below = if j == 0 { zero } else { hi[j - 1] };
+        acc[j] = _mm512_add_epi64(_mm512_and_si512(acc[j], mask), _mm512_alignr_epi64::<7>(hi[j], below));
+        g |= (_mm512_cmpgt_epu64_mask(acc[j], mask) as u128) << (8 * j);
+        p |= (_mm512_cmpeq_epu64_mask(acc[j], mask) as u128) << (8 * j);
+    }
+    let carry_in = ((g << 1).wrapping_add(p)) ^ p;
+    let one = _mm512_set1_epi64(1);
+    for j in 0..V {
+        let k = (carry_in >> (8 * j)) as u8;
+        acc[j] = _mm512_and_si512(_mm512_mask_add_epi64(acc[j], k, acc[j], one), mask);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value(lanes: &[u64]) -> BigUint {
+        lanes.iter().rev().fold(BigUint::from(0u8), |acc, &l| (acc << 52u32) + BigUint::from(l))
+    }
+
+    fn check_normalize(lanes: [u64; 16]) {
+        let mut out = [0u64; 16];
+        // SAFETY: `has_ifma()` was checked by the caller; 16 words are read and written.
+        unsafe {
+            let mut v = [_mm512_setzero_si512(); 2];
+            v[0] = _mm512_loadu_si512(lanes.as_ptr().cast());
+            v[1] = _mm512_loadu_si512(lanes.as_ptr().add(8).cast());
+            normalize::<2>(&mut v);
+            _mm512_storeu_si512(out.as_mut_ptr().cast(), v[0]);
+            _mm512_storeu_si512(out.as_mut_ptr().add(8).cast(), v[1]);
+        }
+        assert!(out.iter().all(|&d| d <= MASK52), "{out:x?}");
+        assert_eq!(value(&out), value(&lanes), "{lanes:x?}");
+    }
+
+    #[test]
+    fn normalize_resolves_every_carry_pattern() {
+        if !has_ifma() {
+            return;
+        }
+        // Ripples through runs of all-ones digits, across the vector boundary too.
+        let mut l = [MASK52; 16];
+        l[15] = 0;
+        l[0] = MASK52 + 1;
+        check_normalize(l);
+        let mut l = [MASK52; 16];
+        l[15] = 0;
+        l[3] = (1 << 60) + 7;
+        check_normalize(l);
+        let mut l = [0; 16];
+        for (i, x) in l.iter_mut().enumerate().take(15) {
+            *x = if i % 3 == 0 { MASK52 } else { (1u64 << 59) | i as u64 };
+        }
+        check_normalize(l);
+        // Pseudo-random lanes below 2^60.
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..2000 {
+            let mut l = [0; 16];
+            for x in l.iter_mut().take(15) {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                *x = match s % 4 {
+                    0 => MASK52,
+                    1 => s >> 4,
+                    2 => s & MASK52,
+                    _ => (s >> 12) | 1 << 52,
+                };
+            }
+            check_normalize(l);
+        }
+    }
+
+    #[test]
+    fn amm_at_the_top_of_its_range() {
+        if !has_ifma() {
+            return;
+        }
+        for bits in [64u64, 500, 512, 1024, 2047, 2048, 3072, 4095, 4096] {
+            for m in [(BigUint::one() << bits) - 1u32, (BigUint::one() << (bits - 1)) + 1u32] {
+                let n = bits.div_ceil(64) as usize;
+                let p = IfmaParams::new(&m, n).unwrap();
+                let r1 = BigUint::one() << (52 * p.k);
+                let r1_inv = r1.modinv(&m).unwrap();
+                // Largest allowed inputs: 2m - 1 and m.
+                for (a, b) in [(&m * 2u32 - 1u32, &m * 2u32 - 1u32), (&m * 2u32 - 1u32, m.clone()), (m.clone() - 1u32, BigUint::one())] {
+                    let digits = |x: &BigUint| {
+                        let mut d = vec![0; p.width()];
+                        limbs_to_digits(&mut d, &to_limbs(x, n + 1).unwrap(), p.k);
+                        d
+                    };
+                    let mut out = vec![0; p.width()];
+                    amm(&p, &mut out, &digits(&a), &digits(&b));
+                    assert!(out.iter().all(|&d| d <= MASK52));
+                    let got = value(&out);
+                    assert!(got < &m * 2u32, "bits {bits}");
+                    assert_eq!(got % &m, &a * &b * &r1_inv % &m, "bits {bits}");
+                }
+            }
+        }
     }
 }
