@@ -181,7 +181,7 @@ pub fn amm(p: &IfmaParams, out: &mut [u64], a: &[u64], b: &[u64]) {
 /// # Safety
 /// `out`, `a`, `b`, `m` hold at least 8V words (`k <= 8V`); the CPU supports AVX-512F
 /// and IFMA.
-#[target_feature(enable = "avx512f,avx512ifma")]
+#[target_feature(enable = "avx512f,avx512ifma,bmi2")]
 unsafe fn amm_v<const V: usize>(out: &mut [u64], a: &[u64], b: &[u64], m: &[u64], k0: u64, k: usize) {
     let zero = _mm512_setzero_si512();
     let mut av = [zero; V];
@@ -193,13 +193,16 @@ unsafe fn amm_v<const V: usize>(out: &mut [u64], a: &[u64], b: &[u64], m: &[u64]
             mv[j] = _mm512_loadu_si512(m.as_ptr().add(8 * j).cast());
         }
     }
-    let (a0, m0, m1) = (a[0], m[0], m[1]);
+    let (a0, a1, m0, m1, m2) = (a[0], a[1], m[0], m[1], m[2]);
+    let k0s = k0 << 12;
     let lo52 = |x: u64, y: u64| x.wrapping_mul(y) & MASK52;
     let hi52 = |x: u64, y: u64| ((x as u128 * y as u128) >> 52) as u64;
     let mut acc = [zero; V];
     // x: the true digit 0 of S (vector lane plus pending carries), for iteration 0.
     let mut x = lo52(a0, b[0]);
     let mut c = 0u64;
+    // y: lane 1 of acc (acc is 0 before the first iteration).
+    let mut y = 0u64;
     for i in 0..k {
         let bi = b[i];
         let b_next = if i + 1 < k { b[i + 1] } else { 0 };
@@ -210,13 +213,26 @@ unsafe fn amm_v<const V: usize>(out: &mut [u64], a: &[u64], b: &[u64], m: &[u64]
             s[j] = _mm512_add_epi64(acc[j], _mm512_madd52lo_epu64(zero, av[j], bv));
             h[j] = _mm512_madd52hi_epu64(zero, av[j], bv);
         }
-        let q = x.wrapping_mul(k0) & MASK52;
-        let qv = _mm512_set1_epi64(q as i64);
-        // Scalar prediction of the next x (see above).
-        let s1 = _mm_extract_epi64::<1>(_mm512_castsi512_si128(s[0])) as u64;
-        let p = s1 + hi52(a0, bi) + lo52(a0, b_next);
-        c = (x + lo52(m0, q)) >> 52;
-        x = p + c + hi52(m0, q) + lo52(m1, q);
+        // qs = q * 2^12 with q = x*k0 mod 2^52: the shift drops exactly the bits above
+        // 52, so hi52(m_0 q) is the high word of m_0*qs and lo52(m_1 q) is the low word
+        // of m_1*qs shifted down by 12, with no masking on the critical path.
+        let qs = x.wrapping_mul(k0s);
+        let qv = _mm512_set1_epi64((qs >> 12) as i64);
+        // Scalar prediction of the next x (see above). The carry out of digit 0 needs no
+        // product: lo52(m_0 q) = -x mod 2^52 by the choice of q, so the carry is
+        // (x + (-x mod 2^52)) >> 52 = (x + 2^52 - 1) >> 52.
+        c = (x + MASK52) >> 52;
+        // Lane 1 of S_i (= lane 1 of acc_i + lo52(a_1 b_i)) is y plus lo52(a_1 b_i):
+        // taking it from the previous iteration keeps the vectors two iterations away
+        // from the chain. Everything that does not depend on q is summed first
+        // (`opaque` keeps the compiler from re-associating).
+        let p = opaque(y + lo52(a1, bi) + hi52(a0, bi) + lo52(a0, b_next) + c);
+        x = p + (((m0 as u128 * qs as u128) >> 64) as u64 + (m1.wrapping_mul(qs) >> 12));
+        // y = lane 1 of acc_{i+1} = lane 2 of S_i + lo52(m_2 q) + lane 1 of hi(a*b_i)
+        // + hi52(m_1 q).
+        let s2 = _mm_cvtsi128_si64(_mm512_extracti32x4_epi32::<1>(s[0])) as u64;
+        let ha1 = _mm_extract_epi64::<1>(_mm512_castsi512_si128(h[0])) as u64;
+        y = s2 + ha1 + (m2.wrapping_mul(qs) >> 12) + ((m1 as u128 * qs as u128) >> 64) as u64;
         for j in 0..V {
             s[j] = _mm512_madd52lo_epu64(s[j], mv[j], qv);
             h[j] = _mm512_madd52hi_epu64(h[j], mv[j], qv);
@@ -236,6 +252,14 @@ unsafe fn amm_v<const V: usize>(out: &mut [u64], a: &[u64], b: &[u64], m: &[u64]
     }
 }
 
+/// `x`, opaque to the optimiser (an empty `asm!`), to pin the order of a sum.
+#[inline(always)]
+fn opaque(mut x: u64) -> u64 {
+    // SAFETY: an empty instruction sequence; it only claims to read and write `x`.
+    unsafe { core::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags)) };
+    x
+}
+
 /// Carry-propagates lanes `< 2^63` into 52-bit digits (the value must fit in 8V digits).
 ///
 /// One vector round moves each lane's bits above 52 into the next lane, leaving lanes
@@ -248,18 +272,40 @@ fn normalize<const V: usize>(acc: &mut [__m512i; V]) {
     let mask = _mm512_set1_epi64(MASK52 as i64);
     let zero = _mm512_setzero_si512();
     let hi: [__m512i; V] = core::array::from_fn(|j| _mm512_srli_epi64::<52>(acc[j]));
-    let mut g: u128 = 0;
-    let mut p: u128 = 0;
+    let mut gm = [0u8; V];
+    let mut pm = [0u8; V];
     for j in 0..V {
         let below = if j == 0 { zero } else { hi[j - 1] };
         acc[j] = _mm512_add_epi64(_mm512_and_si512(acc[j], mask), _mm512_alignr_epi64::<7>(hi[j], below));
-        g |= (_mm512_cmpgt_epu64_mask(acc[j], mask) as u128) << (8 * j);
-        p |= (_mm512_cmpeq_epu64_mask(acc[j], mask) as u128) << (8 * j);
+        gm[j] = _mm512_cmpgt_epu64_mask(acc[j], mask);
+        pm[j] = _mm512_cmpeq_epu64_mask(acc[j], mask);
     }
-    let carry_in = ((g << 1).wrapping_add(p)) ^ p;
+    let mut cm = [0u8; V];
+    if V <= 8 {
+        // Masks of up to 64 lanes fit one word.
+        let (mut g, mut p) = (0u64, 0u64);
+        for j in 0..V {
+            g |= (gm[j] as u64) << (8 * j);
+            p |= (pm[j] as u64) << (8 * j);
+        }
+        let carry_in = ((g << 1).wrapping_add(p)) ^ p;
+        for j in 0..V {
+            cm[j] = (carry_in >> (8 * j)) as u8;
+        }
+    } else {
+        let (mut g, mut p) = (0u128, 0u128);
+        for j in 0..V {
+            g |= (gm[j] as u128) << (8 * j);
+            p |= (pm[j] as u128) << (8 * j);
+        }
+        let carry_in = ((g << 1).wrapping_add(p)) ^ p;
+        for j in 0..V {
+            cm[j] = (carry_in >> (8 * j)) as u8;
+        }
+    }
     let one = _mm512_set1_epi64(1);
     for j in 0..V {
-        let k = (carry_in >> (8 * j)) as u8;
+        let k = cm[j];
         acc[j] = _mm512_and_si512(_mm512_mask_add_epi64(acc[j], k, acc[j], one), mask);
     }
 }
