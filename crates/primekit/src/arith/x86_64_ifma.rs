@@ -174,9 +174,10 @@ pub fn amm(p: &IfmaParams, out: &mut [u64], a: &[u64], b: &[u64]) {
 /// most four 52-bit terms per iteration for at most k <= 80 iterations, < 2^59.
 ///
 /// The loop-carried chain is q_i -> q_{i+1}. To keep it off the vectors, the true
-/// digit 0 of the next S is predicted in scalar code: it is lane 1 of S (known before
-/// q), plus hi(a_0 b_i) and lo(a_0 b_{i+1}) (known before q), plus lo(m_1 q) and
-/// hi(m_0 q) and the carry out of digit 0 (computed from q with two scalar products).
+/// digit 0 of the next S is predicted in scalar code: lane 1 of acc (`y`, read from the
+/// vector one iteration earlier), plus lo(a_1 b_i), hi(a_0 b_i) and lo(a_0 b_{i+1})
+/// (all known before q), plus lo(m_1 q) and hi(m_0 q) (two scalar products by q), plus
+/// the carry out of digit 0 (which needs no product).
 ///
 /// # Safety
 /// `out`, `a`, `b`, `m` hold at least 8V words (`k <= 8V`); the CPU supports AVX-512F
@@ -206,7 +207,10 @@ unsafe fn amm_v<const V: usize>(out: &mut [u64], a: &[u64], b: &[u64], m: &[u64]
     for i in 0..k {
         let bi = b[i];
         let b_next = if i + 1 < k { b[i + 1] } else { 0 };
-        let bv = _mm512_set1_epi64(bi as i64);
+        // Broadcast straight from memory: moves between scalar and vector registers are
+        // slow, and this keeps them to two per iteration (q in, one lane out).
+        // SAFETY: i < k <= 8V words of b (checked by the caller).
+        let bv = _mm512_broadcastq_epi64(unsafe { _mm_loadl_epi64(b.as_ptr().add(i).cast()) });
         let mut s = [zero; V];
         let mut h = [zero; V];
         for j in 0..V {
@@ -231,8 +235,7 @@ unsafe fn amm_v<const V: usize>(out: &mut [u64], a: &[u64], b: &[u64], m: &[u64]
         // y = lane 1 of acc_{i+1} = lane 2 of S_i + lo52(m_2 q) + lane 1 of hi(a*b_i)
         // + hi52(m_1 q).
         let s2 = _mm_cvtsi128_si64(_mm512_extracti32x4_epi32::<1>(s[0])) as u64;
-        let ha1 = _mm_extract_epi64::<1>(_mm512_castsi512_si128(h[0])) as u64;
-        y = s2 + ha1 + (m2.wrapping_mul(qs) >> 12) + ((m1 as u128 * qs as u128) >> 64) as u64;
+        y = s2 + hi52(a1, bi) + (m2.wrapping_mul(qs) >> 12) + ((m1 as u128 * qs as u128) >> 64) as u64;
         for j in 0..V {
             s[j] = _mm512_madd52lo_epu64(s[j], mv[j], qv);
             h[j] = _mm512_madd52hi_epu64(h[j], mv[j], qv);
