@@ -182,6 +182,7 @@ pub fn amm(p: &IfmaParams, out: &mut [u64], a: &[u64], b: &[u64]) {
 /// # Safety
 /// `out`, `a`, `b`, `m` hold at least 8V words (`k <= 8V`); the CPU supports AVX-512F
 /// and IFMA.
+#[allow(clippy::needless_range_loop)] // lane-vector index j pairs several arrays
 #[target_feature(enable = "avx512f,avx512ifma,bmi2")]
 unsafe fn amm_v<const V: usize>(out: &mut [u64], a: &[u64], b: &[u64], m: &[u64], k0: u64, k: usize) {
     let zero = _mm512_setzero_si512();
@@ -270,6 +271,7 @@ fn opaque(mut x: u64) -> u64 {
 /// bitmasks: with G = lanes above 2^52 - 1 and P = lanes equal to it, the lanes that
 /// receive a carry are `((G << 1) + P) ^ P`, an ordinary integer addition.
 #[inline]
+#[allow(clippy::needless_range_loop)] // lane-vector index j pairs several arrays
 #[target_feature(enable = "avx512f")]
 fn normalize<const V: usize>(acc: &mut [__m512i; V]) {
     let mask = _mm512_set1_epi64(MASK52 as i64);
