@@ -54,7 +54,25 @@ fn both_kernels_exercised_where_available() {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("adx") && std::is_x86_feature_detected!("bmi2") {
         assert!(ks.contains(&Kernel::Adx));
-        assert_eq!(Kernel::best(), Kernel::Adx);
+        if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma") {
+            assert!(ks.contains(&Kernel::Ifma));
+            assert_eq!(Kernel::best(), Kernel::Ifma);
+        } else {
+            assert_eq!(Kernel::best(), Kernel::Adx);
+        }
+    }
+    assert!(Kernel::Portable.is_available());
+}
+
+#[test]
+#[cfg(target_arch = "x86_64")]
+fn unavailable_kernels_are_refused() {
+    let m = BigUint::from(1_000_003u32);
+    for k in [Kernel::Adx, Kernel::Ifma] {
+        assert_eq!(MontContext::with_kernel(&m, k).is_ok(), k.is_available());
+        if !k.is_available() {
+            assert_eq!(MontContext::with_kernel(&m, k).unwrap_err(), ArithError::KernelUnavailable);
+        }
     }
 }
 

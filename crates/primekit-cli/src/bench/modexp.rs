@@ -14,6 +14,7 @@ use primekit::arith::{Kernel, MontContext};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use serde_json::json;
 use std::process::ExitCode;
+use std::time::Instant;
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -32,6 +33,11 @@ pub struct Args {
     /// RNG seed for the inputs.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Run the engines round-robin, one pass each per repetition, instead of all passes
+    /// of one engine before the next: on a shared, noisy machine every engine then sees
+    /// the same background load, so ratios between engines are more trustworthy.
+    #[arg(long)]
+    interleave: bool,
 }
 
 pub fn random_bits(rng: &mut impl RngCore, bits: u32) -> BigUint {
@@ -49,7 +55,9 @@ struct Triple {
 
 fn emit(engine: &str, bits: u32, count: usize, samples: &[f64]) {
     let (mean, median) = mean_median(samples);
-    println!("{}", json!({"op": "modexp", "engine": engine, "bits": bits, "count": count, "mean_ms": mean, "median_ms": median, "passes": samples.len()}));
+    // The fastest pass is the least disturbed by other load on a shared machine.
+    let min = samples.iter().copied().fold(f64::INFINITY, f64::min);
+    println!("{}", json!({"op": "modexp", "engine": engine, "bits": bits, "count": count, "mean_ms": mean, "median_ms": median, "min_ms": min, "passes": samples.len()}));
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -75,6 +83,7 @@ pub fn run(args: Args) -> ExitCode {
             kernels.push(("primekit-portable", Kernel::Portable, false));
             kernels.push(("primekit-ct", Kernel::best(), true));
         }
+        let mut engines: Vec<(&str, Box<dyn FnMut() + '_>)> = Vec::new();
         for (name, kernel, ct) in kernels {
             let prepared: Vec<_> = inputs
                 .iter()
@@ -84,45 +93,92 @@ pub fn run(args: Args) -> ExitCode {
                     (ctx, a, t.e.to_u64_digits(), t.e.bits() as usize)
                 })
                 .collect();
-            let mut check = Vec::new();
-            let samples = time_passes(&prepared, args.reps, |(ctx, a, e, ebits)| {
+            let one = move |(ctx, a, e, ebits): &(MontContext, Vec<u64>, Vec<u64>, usize)| {
                 let mut t = ctx.scratch();
                 let am = ctx.to_mont(a, &mut t);
                 let r = if ct { pow_ct(ctx, &am, e, *ebits) } else { pow_vartime(ctx, &am, e) };
-                let r = ctx.from_mont(&r, &mut t);
-                std::hint::black_box(&r);
-                if check.len() < 2 {
-                    check.push(from_limbs(&r));
-                }
-            });
-            for (i, r) in check.iter().take(2).enumerate() {
-                assert_eq!(*r, inputs[i].a.modpow(&inputs[i].e, &inputs[i].m), "self-check failed");
+                ctx.from_mont(&r, &mut t)
+            };
+            for (i, p) in prepared.iter().take(2).enumerate() {
+                let r = from_limbs(&one(p));
+                assert_eq!(r, inputs[i].a.modpow(&inputs[i].e, &inputs[i].m), "self-check failed");
             }
-            emit(name, bits, args.count, &samples);
+            engines.push((
+                name,
+                Box::new(move || {
+                    for p in &prepared {
+                        std::hint::black_box(one(p));
+                    }
+                }),
+            ));
         }
         #[cfg(feature = "compare")]
-        compare(&inputs, bits, args.reps);
+        peer_engines(&inputs, &mut engines);
+        for (name, samples) in measure(&mut engines, args.reps, args.interleave) {
+            let per_input: Vec<f64> = samples.iter().map(|ms| ms / args.count as f64).collect();
+            emit(name, bits, args.count, &per_input);
+        }
     }
     ExitCode::SUCCESS
 }
 
+/// Time in ms of each timed pass of each engine (one engine call is one pass over all
+/// inputs), after one warm-up pass each.
+fn measure<'a>(engines: &mut [(&'a str, Box<dyn FnMut() + '_>)], reps: usize, interleave: bool) -> Vec<(&'a str, Vec<f64>)> {
+    let reps = reps.max(1);
+    let mut samples = vec![Vec::new(); engines.len()];
+    let pass = |k: usize, engines: &mut [(&'a str, Box<dyn FnMut() + '_>)]| {
+        let start = Instant::now();
+        (engines[k].1)();
+        start.elapsed().as_secs_f64() * 1e3
+    };
+    if interleave {
+        for k in 0..engines.len() {
+            pass(k, engines);
+        }
+        for _ in 0..reps {
+            for k in 0..engines.len() {
+                let ms = pass(k, engines);
+                samples[k].push(ms);
+            }
+        }
+    } else {
+        for (k, e) in engines.iter_mut().enumerate() {
+            samples[k] = time_passes(&[()], reps, |_| (e.1)());
+        }
+    }
+    engines.iter().map(|e| e.0).zip(samples).collect()
+}
+
 #[cfg(feature = "compare")]
-fn compare(inputs: &[Triple], bits: u32, reps: usize) {
+fn peer_engines<'a>(inputs: &'a [Triple], engines: &mut Vec<(&'static str, Box<dyn FnMut() + 'a>)>) {
     use primekit::research::peers::{gmp::Mpz, openssl};
     let ossl: Vec<_> = inputs
         .iter()
         .map(|t| (openssl::MontExp::new(&t.m), openssl::Bn::from_biguint(&t.a), openssl::Bn::from_biguint(&t.e)))
         .collect();
     let mut r = openssl::Bn::new();
-    let samples = time_passes(&ossl, reps, |(ctx, a, e)| ctx.exp(&mut r, a, e));
     ossl[0].0.exp(&mut r, &ossl[0].1, &ossl[0].2);
     assert_eq!(r.to_biguint(), inputs[0].a.modpow(&inputs[0].e, &inputs[0].m), "openssl self-check");
-    emit("openssl", bits, inputs.len(), &samples);
+    engines.push((
+        "openssl",
+        Box::new(move || {
+            for (ctx, a, e) in &ossl {
+                ctx.exp(&mut r, a, e);
+            }
+        }),
+    ));
 
     let g: Vec<_> = inputs.iter().map(|t| (Mpz::from_biguint(&t.m), Mpz::from_biguint(&t.a), Mpz::from_biguint(&t.e))).collect();
     let mut r = Mpz::new();
-    let samples = time_passes(&g, reps, |(m, a, e)| r.powm(a, e, m));
     r.powm(&g[0].1, &g[0].2, &g[0].0);
     assert_eq!(r.to_biguint(), inputs[0].a.modpow(&inputs[0].e, &inputs[0].m), "gmp self-check");
-    emit("gmp", bits, inputs.len(), &samples);
+    engines.push((
+        "gmp",
+        Box::new(move || {
+            for (m, a, e) in &g {
+                r.powm(a, e, m);
+            }
+        }),
+    ));
 }

@@ -1,7 +1,7 @@
 //! Multi-precision arithmetic: limbs, Montgomery contexts, modular exponentiation.
 //!
 //! This layer knows nothing about primality. It is the only module where `unsafe` and
-//! assembly may appear (the x86_64 BMI2/ADX kernels), always beside a portable kernel
+//! assembly may appear (the x86_64 BMI2/ADX and AVX-512 IFMA kernels), always beside a portable kernel
 //! with the same contract that is built and tested on every platform.
 
 pub mod ifma;
@@ -14,6 +14,8 @@ pub mod pow2;
 pub mod word;
 #[cfg(target_arch = "x86_64")]
 pub mod x86_64_adx;
+#[cfg(target_arch = "x86_64")]
+pub mod x86_64_ifma;
 
 pub use mont::{Kernel, MontContext, MAX_MODULUS_BITS};
 
@@ -26,6 +28,8 @@ pub enum ArithError {
     ModulusTooSmall,
     /// The modulus exceeds `MAX_MODULUS_BITS`.
     ModulusTooLarge { bits: u64, max: u64 },
+    /// The requested kernel needs instructions this CPU lacks.
+    KernelUnavailable,
 }
 
 impl core::fmt::Display for ArithError {
@@ -36,6 +40,7 @@ impl core::fmt::Display for ArithError {
             ArithError::ModulusTooLarge { bits, max } => {
                 write!(f, "modulus has {bits} bits; the maximum is {max}")
             }
+            ArithError::KernelUnavailable => write!(f, "the requested kernel is not supported by this CPU"),
         }
     }
 }

@@ -23,34 +23,105 @@ fn window_vartime(bits: usize) -> usize {
     }
 }
 
+/// The products an exponentiation needs, on elements of `width()` words in some
+/// Montgomery-like domain: the scalar kernels of a context, or the IFMA domain.
+trait Domain {
+    fn width(&self) -> usize;
+    fn one(&self) -> &[Limb];
+    fn mul(&mut self, out: &mut [Limb], a: &[Limb], b: &[Limb]);
+    fn sqr(&mut self, out: &mut [Limb], a: &[Limb]);
+}
+
+/// The context's own kernels, with their scratch.
+struct Scalar<'a> {
+    ctx: &'a MontContext,
+    t: Vec<Limb>,
+}
+
+impl Domain for Scalar<'_> {
+    fn width(&self) -> usize {
+        self.ctx.len()
+    }
+    fn one(&self) -> &[Limb] {
+        self.ctx.one()
+    }
+    #[inline]
+    fn mul(&mut self, out: &mut [Limb], a: &[Limb], b: &[Limb]) {
+        self.ctx.mul(out, a, b, &mut self.t)
+    }
+    #[inline]
+    fn sqr(&mut self, out: &mut [Limb], a: &[Limb]) {
+        self.ctx.sqr(out, a, &mut self.t)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Domain for &super::x86_64_ifma::IfmaParams {
+    fn width(&self) -> usize {
+        super::x86_64_ifma::IfmaParams::width(self)
+    }
+    fn one(&self) -> &[Limb] {
+        super::x86_64_ifma::IfmaParams::one(self)
+    }
+    #[inline]
+    fn mul(&mut self, out: &mut [Limb], a: &[Limb], b: &[Limb]) {
+        super::x86_64_ifma::amm(self, out, a, b)
+    }
+    #[inline]
+    fn sqr(&mut self, out: &mut [Limb], a: &[Limb]) {
+        super::x86_64_ifma::amm(self, out, a, a)
+    }
+}
+
+/// Runs `f` in the fastest domain of `ctx`: the IFMA domain when the context has one
+/// (entering with `base` and leaving with the result, fully reduced), else the scalar
+/// kernels directly.
+fn in_domain(ctx: &MontContext, base: &[Limb], f: impl Fn(&mut dyn Domain, &[Limb]) -> Vec<Limb>) -> Vec<Limb> {
+    assert_eq!(base.len(), ctx.len());
+    #[cfg(target_arch = "x86_64")]
+    if let Some(p) = ctx.ifma() {
+        let mut b = vec![0; p.width()];
+        p.enter(&mut b, base);
+        let r = f(&mut { p }, &b);
+        let mut out = vec![0; ctx.len()];
+        p.leave(&mut out, &r, ctx.modulus());
+        return out;
+    }
+    f(&mut Scalar { ctx, t: ctx.scratch() }, base)
+}
+
 /// `base^exp` in Montgomery form, for `base` in Montgomery form (`< m`).
 /// Variable time in `exp`; `base` and `m` values influence nothing but the result.
 pub fn pow_vartime(ctx: &MontContext, base: &[Limb], exp: &[Limb]) -> Vec<Limb> {
-    let n = ctx.len();
-    let mut t = ctx.scratch();
+    in_domain(ctx, base, |d, b| pow_vartime_in(d, b, exp))
+}
+
+fn pow_vartime_in(d: &mut dyn Domain, base: &[Limb], exp: &[Limb]) -> Vec<Limb> {
+    let n = d.width();
     let bits = bit_len_vartime(exp);
     if bits == 0 {
-        return ctx.one().to_vec();
+        return d.one().to_vec();
     }
     let w = window_vartime(bits);
-    // Odd powers base^1, base^3, ..., base^(2^w - 1).
-    let mut table = vec![base.to_vec()];
+    // Odd powers base^1, base^3, ..., base^(2^w - 1), then acc and tmp, in one buffer.
+    let entries = 1usize << (w - 1);
+    let mut buf = vec![0 as Limb; (entries + 3) * n];
+    let (table, rest) = buf.split_at_mut(entries * n);
+    let (b2, rest) = rest.split_at_mut(n);
+    let (mut acc, mut tmp) = rest.split_at_mut(n);
+    table[..n].copy_from_slice(base);
     if w > 1 {
-        let mut b2 = vec![0; n];
-        ctx.sqr(&mut b2, base, &mut t);
-        for i in 1..(1usize << (w - 1)) {
-            let mut next = vec![0; n];
-            ctx.mul(&mut next, &table[i - 1], &b2, &mut t);
-            table.push(next);
+        d.sqr(b2, base);
+        for i in 1..entries {
+            let (done, next) = table.split_at_mut(i * n);
+            d.mul(&mut next[..n], &done[(i - 1) * n..], b2);
         }
     }
-    let mut acc = vec![0; n];
-    let mut tmp = vec![0; n];
     let mut started = false;
     let mut i = bits as isize - 1;
     while i >= 0 {
         if bit(exp, i as usize) == 0 {
-            ctx.sqr(&mut tmp, &acc, &mut t);
+            d.sqr(tmp, acc);
             std::mem::swap(&mut acc, &mut tmp);
             i -= 1;
             continue;
@@ -64,20 +135,21 @@ pub fn pow_vartime(ctx: &MontContext, base: &[Limb], exp: &[Limb]) -> Vec<Limb> 
         for k in (j..=i).rev() {
             val = (val << 1) | bit(exp, k as usize) as usize;
         }
+        let entry = &table[(val >> 1) * n..][..n];
         if started {
             for _ in j..=i {
-                ctx.sqr(&mut tmp, &acc, &mut t);
+                d.sqr(tmp, acc);
                 std::mem::swap(&mut acc, &mut tmp);
             }
-            ctx.mul(&mut tmp, &acc, &table[val >> 1], &mut t);
+            d.mul(tmp, acc, entry);
             std::mem::swap(&mut acc, &mut tmp);
         } else {
-            acc.copy_from_slice(&table[val >> 1]);
+            acc.copy_from_slice(entry);
             started = true;
         }
         i = j - 1;
     }
-    acc
+    acc.to_vec()
 }
 
 /// Fixed window width of the constant-time exponentiation (32-entry table).
@@ -86,35 +158,39 @@ const CT_WINDOW: usize = 5;
 /// `base^exp` in Montgomery form, processing exactly `exp_bits` exponent bits (bits of
 /// `exp` beyond them must be zero; `exp_bits` is public). Constant time: see module docs.
 pub fn pow_ct(ctx: &MontContext, base: &[Limb], exp: &[Limb], exp_bits: usize) -> Vec<Limb> {
-    let n = ctx.len();
-    let mut t = ctx.scratch();
+    in_domain(ctx, base, |d, b| pow_ct_in(d, b, exp, exp_bits))
+}
+
+fn pow_ct_in(d: &mut dyn Domain, base: &[Limb], exp: &[Limb], exp_bits: usize) -> Vec<Limb> {
+    let n = d.width();
     let size = 1usize << CT_WINDOW;
-    // table[k] = base^k, k = 0..32.
-    let mut table = vec![0 as Limb; size * n];
-    table[..n].copy_from_slice(ctx.one());
+    // table[k] = base^k, k = 0..32, then acc, tmp and the looked-up entry.
+    let mut buf = vec![0 as Limb; (size + 3) * n];
+    let (table, rest) = buf.split_at_mut(size * n);
+    let (mut acc, rest) = rest.split_at_mut(n);
+    let (mut tmp, entry) = rest.split_at_mut(n);
+    table[..n].copy_from_slice(d.one());
     table[n..2 * n].copy_from_slice(base);
-    let mut tmp = vec![0; n];
     for k in 2..size {
         let (done, rest) = table.split_at_mut(k * n);
-        ctx.mul(&mut rest[..n], &done[(k - 1) * n..k * n], base, &mut t);
+        d.mul(&mut rest[..n], &done[(k - 1) * n..k * n], base);
     }
-    let mut acc = ctx.one().to_vec();
-    let mut entry = vec![0; n];
+    acc.copy_from_slice(d.one());
     let windows = exp_bits.div_ceil(CT_WINDOW);
     for win in (0..windows).rev() {
         for _ in 0..CT_WINDOW {
-            ctx.sqr(&mut tmp, &acc, &mut t);
+            d.sqr(tmp, acc);
             std::mem::swap(&mut acc, &mut tmp);
         }
         let mut idx = 0usize;
         for k in (0..CT_WINDOW).rev() {
             idx = (idx << 1) | bit(exp, win * CT_WINDOW + k) as usize;
         }
-        lookup_ct(&mut entry, &table, idx, n);
-        ctx.mul(&mut tmp, &acc, &entry, &mut t);
+        lookup_ct(entry, table, idx, n);
+        d.mul(tmp, acc, entry);
         std::mem::swap(&mut acc, &mut tmp);
     }
-    acc
+    acc.to_vec()
 }
 
 /// `out = table[idx]`, reading every entry and masking, so the memory access pattern

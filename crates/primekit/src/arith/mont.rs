@@ -18,6 +18,11 @@ pub enum Kernel {
     /// x86_64 `mulx`/`adcx`/`adox`; only when the CPU has BMI2 and ADX.
     #[cfg(target_arch = "x86_64")]
     Adx,
+    /// x86_64 AVX-512 IFMA (radix 2^52) for exponentiations of moduli up to 4160 bits;
+    /// single products and conversions, and larger moduli, use the `Adx` kernel. Only
+    /// when the CPU has AVX-512F, AVX-512 IFMA, BMI2 and ADX.
+    #[cfg(target_arch = "x86_64")]
+    Ifma,
 }
 
 impl Kernel {
@@ -26,20 +31,32 @@ impl Kernel {
         #[cfg(target_arch = "x86_64")]
         {
             use std::sync::OnceLock;
-            static ADX: OnceLock<bool> = OnceLock::new();
-            if *ADX.get_or_init(super::x86_64_adx::has_bmi2_adx) {
-                return Kernel::Adx;
-            }
+            static BEST: OnceLock<Kernel> = OnceLock::new();
+            *BEST.get_or_init(|| *Kernel::available().last().expect("portable is always available"))
         }
+        #[cfg(not(target_arch = "x86_64"))]
         Kernel::Portable
     }
 
-    /// Every kernel usable on this CPU (tests run each).
+    /// Whether this CPU can run the kernel.
+    pub fn is_available(self) -> bool {
+        match self {
+            Kernel::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Adx => super::x86_64_adx::has_bmi2_adx(),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Ifma => super::x86_64_ifma::has_ifma(),
+        }
+    }
+
+    /// Every kernel usable on this CPU (tests run each), slowest first.
     pub fn available() -> Vec<Kernel> {
         let mut v = vec![Kernel::Portable];
         #[cfg(target_arch = "x86_64")]
-        if super::x86_64_adx::has_bmi2_adx() {
-            v.push(Kernel::Adx);
+        for k in [Kernel::Adx, Kernel::Ifma] {
+            if k.is_available() {
+                v.push(k);
+            }
         }
         v
     }
@@ -56,6 +73,9 @@ pub struct MontContext {
     r2: Vec<Limb>,
     one: Vec<Limb>,
     kernel: Kernel,
+    /// IFMA-domain constants when `kernel` is `Ifma` and the modulus is small enough.
+    #[cfg(target_arch = "x86_64")]
+    ifma: Option<super::x86_64_ifma::IfmaParams>,
 }
 
 impl MontContext {
@@ -64,8 +84,12 @@ impl MontContext {
         Self::with_kernel(m, Kernel::best())
     }
 
-    /// Context with a chosen kernel (tests and benchmarks compare kernels).
+    /// Context with a chosen kernel (tests and benchmarks compare kernels); fails with
+    /// `KernelUnavailable` if this CPU cannot run it.
     pub fn with_kernel(m: &BigUint, kernel: Kernel) -> Result<Self, ArithError> {
+        if !kernel.is_available() {
+            return Err(ArithError::KernelUnavailable);
+        }
         if m.bits() < 2 {
             return Err(ArithError::ModulusTooSmall);
         }
@@ -80,7 +104,20 @@ impl MontContext {
         let r: BigUint = BigUint::one() << (64 * n);
         let one = to_limbs(&(&r % m), n).expect("reduced");
         let r2 = to_limbs(&((&r * &r) % m), n).expect("reduced");
-        Ok(MontContext { m0inv: neg_inv_mod_word(limbs[0]), m: limbs, r2, one, kernel })
+        #[cfg(target_arch = "x86_64")]
+        let ifma = match kernel {
+            Kernel::Ifma => super::x86_64_ifma::IfmaParams::new(m, n),
+            _ => None,
+        };
+        Ok(MontContext {
+            m0inv: neg_inv_mod_word(limbs[0]),
+            m: limbs,
+            r2,
+            one,
+            kernel,
+            #[cfg(target_arch = "x86_64")]
+            ifma,
+        })
     }
 
     /// Number of limbs n of the modulus and of every element.
@@ -103,6 +140,12 @@ impl MontContext {
         self.kernel
     }
 
+    /// IFMA-domain constants, when exponentiations run in that domain.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn ifma(&self) -> Option<&super::x86_64_ifma::IfmaParams> {
+        self.ifma.as_ref()
+    }
+
     /// A zeroed scratch buffer of the size every kernel call needs (2n + 2 limbs).
     pub fn scratch(&self) -> Vec<Limb> {
         vec![0; 2 * self.len() + 2]
@@ -119,7 +162,7 @@ impl MontContext {
         match self.kernel {
             Kernel::Portable => portable::mont_mul(out, a, b, &self.m, self.m0inv, t),
             #[cfg(target_arch = "x86_64")]
-            Kernel::Adx => super::x86_64_adx::mont_mul(out, a, b, &self.m, self.m0inv, t),
+            Kernel::Adx | Kernel::Ifma => super::x86_64_adx::mont_mul(out, a, b, &self.m, self.m0inv, t),
         }
     }
 
@@ -129,7 +172,7 @@ impl MontContext {
         match self.kernel {
             Kernel::Portable => portable::mont_sqr(out, a, &self.m, self.m0inv, t),
             #[cfg(target_arch = "x86_64")]
-            Kernel::Adx => super::x86_64_adx::mont_sqr(out, a, &self.m, self.m0inv, t),
+            Kernel::Adx | Kernel::Ifma => super::x86_64_adx::mont_sqr(out, a, &self.m, self.m0inv, t),
         }
     }
 
@@ -150,7 +193,7 @@ impl MontContext {
         match self.kernel {
             Kernel::Portable => portable::redc(&mut out, w, &self.m, self.m0inv),
             #[cfg(target_arch = "x86_64")]
-            Kernel::Adx => super::x86_64_adx::redc(&mut out, w, &self.m, self.m0inv),
+            Kernel::Adx | Kernel::Ifma => super::x86_64_adx::redc(&mut out, w, &self.m, self.m0inv),
         }
         out
     }

@@ -2,12 +2,24 @@
 //! independent carry chains `adcx` (CF) and `adox` (OF), so the low and high halves of
 //! each row of products are accumulated in one pass without serialising on one carry.
 //!
-//! Callers must have checked `has_bmi2_adx()`; every function here has the same contract
-//! as its namesake in `portable` (inputs `< m`, output fully reduced, `out` not aliasing
-//! inputs, scratch of `2n + 2` limbs). Timing and memory accesses depend only on lengths.
+//! Contract of every public kernel here (n = `m.len()` limbs, R = 2^(64n)), the same as
+//! its namesake in `portable`:
+//! - the CPU supports BMI2 and ADX (callers check [`has_bmi2_adx`] first; the contexts
+//!   only select this kernel after that check);
+//! - `m` is odd, `m[n-1] != 0`, `m0inv = -m^{-1} mod 2^64`;
+//! - inputs are `< m`; the output is fully reduced (`< m`);
+//! - `out` does not alias any input; `t` is scratch of at least `2n + 2` limbs whose
+//!   contents on entry are ignored (except for `redc`, whose input lives in it);
+//! - time and memory accesses depend only on n: every loop trip count and address is a
+//!   function of n, the final subtraction is a masked select.
+//!
+//! Structure: a product is computed in full (`mul_wide` / `sqr_wide`, 2n limbs), then
+//! reduced by `redc_wide`, each one `asm!` block whose loops run entirely in assembly.
+//! The reduction defers each row's carry word into the limb the row has just zeroed, and
+//! adds those carries to the high half in one pass at the end, so rows never wait on a
+//! read-modify-write of the row's top limb.
 
 use super::limbs::Limb;
-use super::portable::final_sub;
 use core::arch::asm;
 
 /// True when the CPU supports the instructions these kernels use.
@@ -15,133 +27,296 @@ pub fn has_bmi2_adx() -> bool {
     std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("adx")
 }
 
-/// `t[..len] += x * v[..len]`; returns the carry limb (the value fits in len+1 limbs).
+/// Assembly text of one row `t[0..len] += rdx * v[0..len]`, leaving the carry word (the
+/// limb at position `len`) in `{hp}`. Registers: `{t}` and `{v}` are advanced past the
+/// row; the operands `$len` = len (>= 1) and `$q4` = len / 4 are read only; rcx, `{lo}`,
+/// `{hi}` are clobbered, rdx (the multiplier) is preserved. Single limbs first, then
+/// four per iteration; loop control uses only lea/mov/jrcxz, which leave CF and OF
+/// alone, so both carry chains survive it. Uses local labels 2..5.
+macro_rules! addmul_row {
+    ($len:literal, $q4:literal) => {
+        concat!(
+            "mov rcx, ", $len, "\n",
+            "and ecx, 3\n",
+            "xor {hp:e}, {hp:e}\n", // CF = OF = 0
+            "jrcxz 3f\n",
+            "2:\n",
+            "mulx {hi}, {lo}, qword ptr [{v}]\n",
+            "adcx {lo}, qword ptr [{t}]\n",
+            "adox {lo}, {hp}\n",
+            "mov qword ptr [{t}], {lo}\n",
+            "mov {hp}, {hi}\n",
+            "lea {v}, [{v} + 8]\n",
+            "lea {t}, [{t} + 8]\n",
+            "lea rcx, [rcx - 1]\n",
+            "jrcxz 3f\n",
+            "jmp 2b\n",
+            "3:\n",
+            "mov rcx, ", $q4, "\n",
+            "jrcxz 5f\n",
+            "4:\n",
+            "mulx {hi}, {lo}, qword ptr [{v}]\n",
+            "adcx {lo}, qword ptr [{t}]\n",
+            "adox {lo}, {hp}\n",
+            "mov qword ptr [{t}], {lo}\n",
+            "mulx {hp}, {lo}, qword ptr [{v} + 8]\n",
+            "adcx {lo}, qword ptr [{t} + 8]\n",
+            "adox {lo}, {hi}\n",
+            "mov qword ptr [{t} + 8], {lo}\n",
+            "mulx {hi}, {lo}, qword ptr [{v} + 16]\n",
+            "adcx {lo}, qword ptr [{t} + 16]\n",
+            "adox {lo}, {hp}\n",
+            "mov qword ptr [{t} + 16], {lo}\n",
+            "mulx {hp}, {lo}, qword ptr [{v} + 24]\n",
+            "adcx {lo}, qword ptr [{t} + 24]\n",
+            "adox {lo}, {hi}\n",
+            "mov qword ptr [{t} + 24], {lo}\n",
+            "lea {v}, [{v} + 32]\n",
+            "lea {t}, [{t} + 32]\n",
+            "lea rcx, [rcx - 1]\n",
+            "jrcxz 5f\n",
+            "jmp 4b\n",
+            "5:\n",
+            // rcx = 0 here: fold both pending carries into the carry word (it cannot
+            // overflow: the row's value fits in len + 1 limbs).
+            "adox {hp}, rcx\n",
+            "adcx {hp}, rcx\n",
+        )
+    };
+}
+
+/// `w[0..2n] = a * b` (full product).
 ///
 /// # Safety
-/// `t` and `v` must be valid for `len >= 1` limbs (writes to `t`, reads of `v`), they
-/// must not overlap, and the CPU must support BMI2 and ADX.
+/// `w` valid for 2n limbs, `a` and `b` for n >= 1 limbs, `w` disjoint from both; the
+/// CPU supports BMI2 and ADX.
 #[inline(always)]
-unsafe fn addmul_1(t: *mut Limb, v: *const Limb, len: usize, x: Limb) -> Limb {
-    let carry: Limb;
-    // Single steps first (len % 4), then 4 limbs per iteration. Loop control uses only
-    // lea/mov/jrcxz, which leave CF and OF alone, so both carry chains survive it.
-    // SAFETY: the caller guarantees the pointer ranges and CPU support.
-    unsafe { asm!(
-        "xor {hp:e}, {hp:e}",
-        "mov rcx, {rem}",
-        "jrcxz 3f",
-        "2:",
-        "mulx {hi}, {lo}, qword ptr [{v}]",
-        "adcx {lo}, qword ptr [{t}]",
-        "adox {lo}, {hp}",
-        "mov qword ptr [{t}], {lo}",
-        "mov {hp}, {hi}",
-        "lea {v}, [{v} + 8]",
-        "lea {t}, [{t} + 8]",
-        "lea rcx, [rcx - 1]",
-        "jrcxz 3f",
-        "jmp 2b",
-        "3:",
-        "mov rcx, {quads}",
-        "jrcxz 5f",
-        "4:",
-        "mulx {hi}, {lo}, qword ptr [{v}]",
-        "adcx {lo}, qword ptr [{t}]",
-        "adox {lo}, {hp}",
-        "mov qword ptr [{t}], {lo}",
-        "mulx {hp}, {lo}, qword ptr [{v} + 8]",
-        "adcx {lo}, qword ptr [{t} + 8]",
-        "adox {lo}, {hi}",
-        "mov qword ptr [{t} + 8], {lo}",
-        "mulx {hi}, {lo}, qword ptr [{v} + 16]",
-        "adcx {lo}, qword ptr [{t} + 16]",
-        "adox {lo}, {hp}",
-        "mov qword ptr [{t} + 16], {lo}",
-        "mulx {hp}, {lo}, qword ptr [{v} + 24]",
-        "adcx {lo}, qword ptr [{t} + 24]",
-        "adox {lo}, {hi}",
-        "mov qword ptr [{t} + 24], {lo}",
-        "lea {v}, [{v} + 32]",
-        "lea {t}, [{t} + 32]",
-        "lea rcx, [rcx - 1]",
-        "jrcxz 5f",
-        "jmp 4b",
-        "5:",
-        "mov {lo}, 0",
-        "adox {hp}, {lo}",
-        "adcx {hp}, {lo}",
-        v = inout(reg) v => _,
-        t = inout(reg) t => _,
-        rem = in(reg) len % 4,
-        quads = in(reg) len / 4,
-        in("rdx") x,
-        out("rcx") _,
-        lo = out(reg) _,
-        hi = out(reg) _,
-        hp = out(reg) carry,
-        options(nostack),
-    ) };
-    carry
+unsafe fn mul_wide(w: *mut Limb, a: *const Limb, b: *const Limb, n: usize) {
+    // SAFETY: the caller guarantees the ranges; w[0..n] is zeroed here, row i adds into
+    // w[i..i+n] and writes its carry into w[i+n], which no earlier row has written.
+    unsafe {
+        core::ptr::write_bytes(w, 0, n);
+        asm!(
+            "20:",
+            "mov rdx, qword ptr [{a}]",
+            "mov {t}, {wrow}",
+            "mov {v}, {b}",
+            addmul_row!("{n}", "{q4}"),
+            "mov qword ptr [{t}], {hp}",
+            "lea {a}, [{a} + 8]",
+            "lea {wrow}, [{wrow} + 8]",
+            "dec {i}",
+            "jnz 20b",
+            a = inout(reg) a => _,
+            b = in(reg) b,
+            wrow = inout(reg) w => _,
+            i = inout(reg) n => _,
+            n = in(reg) n,
+            q4 = in(reg) n / 4,
+            t = out(reg) _,
+            v = out(reg) _,
+            lo = out(reg) _,
+            hi = out(reg) _,
+            hp = out(reg) _,
+            out("rcx") _,
+            out("rdx") _,
+            options(nostack),
+        );
+    }
 }
 
-/// Adds `c` at `t[k]` and a possible carry at `t[k+1]`.
+/// `w[0..2n] = a^2`: the cross products `a_i a_j` (i < j) once, as rows of decreasing
+/// length, then one pass that doubles them and adds the diagonal squares `a_i^2`.
+///
+/// # Safety
+/// `w` valid for 2n limbs, `a` for n >= 1 limbs, disjoint; the CPU supports BMI2/ADX.
 #[inline(always)]
-fn add_carry_at(t: &mut [Limb], k: usize, c: Limb) {
-    let (s, o) = t[k].overflowing_add(c);
-    t[k] = s;
-    t[k + 1] = t[k + 1].wrapping_add(o as Limb);
+unsafe fn sqr_wide(w: *mut Limb, a: *const Limb, n: usize) {
+    // SAFETY: the caller guarantees the ranges. Row i (0 <= i < n-1) adds a_i*a[i+1..n]
+    // into w[2i+1..i+n] and writes its carry into w[i+n], untouched by earlier rows; the
+    // final pass reads and writes w[0..2n] and a[0..n].
+    unsafe {
+        core::ptr::write_bytes(w, 0, 2 * n);
+        asm!(
+            // Cross products: rows of len = n - 1 - i limbs.
+            "mov {len}, {n}",
+            "20:",
+            "dec {len}",
+            "jz 21f",
+            "mov {q4}, {len}",
+            "shr {q4}, 2",
+            "mov rdx, qword ptr [{ap}]",
+            "lea {v}, [{ap} + 8]",
+            "mov {t}, {wrow}",
+            addmul_row!("{len}", "{q4}"),
+            "mov qword ptr [{t}], {hp}",
+            "lea {ap}, [{ap} + 8]",
+            "lea {wrow}, [{wrow} + 16]",
+            "jmp 20b",
+            "21:",
+            // Back to a and w: ap = a + 8(n-1), wrow = w + 8 + 16(n-1).
+            "mov rcx, {n}",
+            "shl rcx, 3",
+            "sub {ap}, rcx",
+            "sub {wrow}, rcx",
+            "sub {wrow}, rcx",
+            "lea {ap}, [{ap} + 8]",
+            "lea {t}, [{wrow} + 8]",
+            // Double and add the diagonal: CF chain doubles (x + x + CF), OF chain adds
+            // a_i^2; both end clear because a^2 < 2^(128n).
+            "mov rcx, {n}",
+            "xor {hp:e}, {hp:e}",
+            "22:",
+            "mov rdx, qword ptr [{ap}]",
+            "mulx {hi}, {lo}, rdx",
+            "mov {v}, qword ptr [{t}]",
+            "mov {q4}, qword ptr [{t} + 8]",
+            "adcx {v}, {v}",
+            "adcx {q4}, {q4}",
+            "adox {v}, {lo}",
+            "adox {q4}, {hi}",
+            "mov qword ptr [{t}], {v}",
+            "mov qword ptr [{t} + 8], {q4}",
+            "lea {ap}, [{ap} + 8]",
+            "lea {t}, [{t} + 16]",
+            "lea rcx, [rcx - 1]",
+            "jrcxz 23f",
+            "jmp 22b",
+            "23:",
+            n = in(reg) n,
+            ap = inout(reg) a => _,
+            wrow = inout(reg) w.add(1) => _,
+            len = out(reg) _,
+            q4 = out(reg) _,
+            t = out(reg) _,
+            v = out(reg) _,
+            lo = out(reg) _,
+            hi = out(reg) _,
+            hp = out(reg) _,
+            out("rcx") _,
+            out("rdx") _,
+            options(nostack),
+        );
+    }
 }
 
-/// Montgomery product, CIOS with a sliding window over `t` instead of a shift:
-/// iteration i adds `a_i*b` and `q_i*m` at offset i, so the result ends in `t[n..=2n]`.
+/// `out = w * R^{-1} mod m` for the 2n-limb value `w < m*R`, fully reduced; destroys `w`.
+///
+/// Row i adds `q_i*m` at offset i with `q_i = w_i * m0inv`, which zeroes `w_i`; its carry
+/// word (position i+n) is parked in `w_i`. Then `w[n..2n] + w[0..n]` (< 2m) is the
+/// reduced value plus possibly m, removed by a subtraction and a masked select.
+///
+/// # Safety
+/// `w` valid for 2n limbs, `m` and `out` for n >= 1 limbs, `out` disjoint from both;
+/// the CPU supports BMI2 and ADX.
+#[inline(always)]
+unsafe fn redc_wide(out: *mut Limb, w: *mut Limb, m: *const Limb, m0inv: Limb, n: usize) {
+    // Parameters read from memory to stay within the 13 allocatable registers.
+    let p: [u64; 4] = [out as u64, w as u64, m0inv, (n / 4) as u64];
+    // SAFETY: the caller guarantees the ranges; every access is within w[0..2n],
+    // m[0..n], out[0..n] and p[0..4].
+    unsafe {
+        asm!(
+            "mov {i}, {n}",
+            "mov {wrow}, qword ptr [{p} + 8]",
+            "20:",
+            "mov rdx, qword ptr [{wrow}]",
+            "imul rdx, qword ptr [{p} + 16]",
+            "mov {t}, {wrow}",
+            "mov {v}, {m}",
+            addmul_row!("{n}", "qword ptr [{p} + 24]"),
+            "mov qword ptr [{wrow}], {hp}",
+            "lea {wrow}, [{wrow} + 8]",
+            "dec {i}",
+            "jnz 20b",
+            // w[0..n] += w[n..2n]; top = carry. `dec` keeps CF.
+            "mov {i}, {n}",
+            "mov {t}, qword ptr [{p} + 8]",
+            "xor {hp:e}, {hp:e}",
+            "21:",
+            "mov {lo}, qword ptr [{t}]",
+            "adc {lo}, qword ptr [{t} + {n}*8]",
+            "mov qword ptr [{t}], {lo}",
+            "lea {t}, [{t} + 8]",
+            "dec {i}",
+            "jnz 21b",
+            "adc {hp}, 0",
+            // out = w[0..n] - m; mask = top - borrow: 0 keeps the difference, !0 (the
+            // sum was already < m) keeps the sum.
+            "mov {i}, {n}",
+            "mov {t}, qword ptr [{p} + 8]",
+            "mov {v}, {m}",
+            "mov {wrow}, qword ptr [{p}]",
+            "clc",
+            "22:",
+            "mov {lo}, qword ptr [{t}]",
+            "sbb {lo}, qword ptr [{v}]",
+            "mov qword ptr [{wrow}], {lo}",
+            "lea {t}, [{t} + 8]",
+            "lea {v}, [{v} + 8]",
+            "lea {wrow}, [{wrow} + 8]",
+            "dec {i}",
+            "jnz 22b",
+            "sbb {hp}, 0",
+            "mov {i}, {n}",
+            "mov {t}, qword ptr [{p} + 8]",
+            "mov {wrow}, qword ptr [{p}]",
+            "23:",
+            "mov {lo}, qword ptr [{t}]",
+            "mov {hi}, qword ptr [{wrow}]",
+            "xor {lo}, {hi}",
+            "and {lo}, {hp}",
+            "xor {lo}, {hi}",
+            "mov qword ptr [{wrow}], {lo}",
+            "lea {t}, [{t} + 8]",
+            "lea {wrow}, [{wrow} + 8]",
+            "dec {i}",
+            "jnz 23b",
+            p = in(reg) p.as_ptr(),
+            m = in(reg) m,
+            n = in(reg) n,
+            i = out(reg) _,
+            wrow = out(reg) _,
+            t = out(reg) _,
+            v = out(reg) _,
+            lo = out(reg) _,
+            hi = out(reg) _,
+            hp = out(reg) _,
+            out("rcx") _,
+            out("rdx") _,
+            options(nostack),
+        );
+    }
+}
+
+/// Montgomery product: full product then `redc_wide`; 2n^2 word products.
 pub fn mont_mul(out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], m0inv: Limb, t: &mut [Limb]) {
     let n = m.len();
-    assert!(a.len() == n && b.len() == n && out.len() == n && t.len() >= 2 * n + 2);
-    let t = &mut t[..2 * n + 2];
-    t.fill(0);
-    for i in 0..n {
-        // SAFETY: t[i..i+n] and b/m are in bounds and distinct buffers; the caller of
-        // the context checked BMI2/ADX before selecting this kernel.
-        let c = unsafe { addmul_1(t.as_mut_ptr().add(i), b.as_ptr(), n, a[i]) };
-        add_carry_at(t, i + n, c);
-        let q = t[i].wrapping_mul(m0inv);
-        let c = unsafe { addmul_1(t.as_mut_ptr().add(i), m.as_ptr(), n, q) };
-        add_carry_at(t, i + n, c);
+    assert!(n >= 1 && a.len() == n && b.len() == n && out.len() == n && t.len() >= 2 * n + 2);
+    // SAFETY: lengths checked above; `out` is a distinct &mut, `t` a distinct &mut; the
+    // context selected this kernel only after `has_bmi2_adx()`.
+    unsafe {
+        mul_wide(t.as_mut_ptr(), a.as_ptr(), b.as_ptr(), n);
+        redc_wide(out.as_mut_ptr(), t.as_mut_ptr(), m.as_ptr(), m0inv, n);
     }
-    final_sub(out, &t[n..2 * n], t[2 * n], m);
 }
 
-/// Montgomery reduction of `t[..2n]` (value `< m*R`), rows of `q_i*m` at offset i.
+/// Montgomery reduction of `t[..2n]` (value `< m*R`); `t` is destroyed.
 pub fn redc(out: &mut [Limb], t: &mut [Limb], m: &[Limb], m0inv: Limb) {
     let n = m.len();
-    assert!(t.len() >= 2 * n + 1);
-    t[2 * n] = 0;
-    let mut top = 0;
-    for i in 0..n {
-        let q = t[i].wrapping_mul(m0inv);
-        // SAFETY: as in mont_mul.
-        let c = unsafe { addmul_1(t.as_mut_ptr().add(i), m.as_ptr(), n, q) };
-        let s = (t[i + n] as u128) + (c as u128) + (top as u128);
-        t[i + n] = s as Limb;
-        top = (s >> 64) as Limb;
-    }
-    final_sub(out, &t[n..2 * n], top, m);
+    assert!(n >= 1 && out.len() == n && t.len() >= 2 * n);
+    // SAFETY: as in mont_mul.
+    unsafe { redc_wide(out.as_mut_ptr(), t.as_mut_ptr(), m.as_ptr(), m0inv, n) }
 }
 
-/// Montgomery square: cross products once (rows of decreasing length), doubled, plus
-/// the diagonal, then `redc`.
+/// Montgomery square: cross products once, doubled, plus the diagonal, then
+/// `redc_wide`; about 1.5n^2 word products.
 pub fn mont_sqr(out: &mut [Limb], a: &[Limb], m: &[Limb], m0inv: Limb, t: &mut [Limb]) {
     let n = m.len();
-    assert!(a.len() == n && out.len() == n && t.len() >= 2 * n + 2);
-    let w = &mut t[..2 * n];
-    w.fill(0);
-    for i in 0..n.saturating_sub(1) {
-        // Row i adds a_i * a[i+1..n] at offset 2i+1; its carry lands in the still-empty
-        // limb i+n.
-        // SAFETY: indices 2i+1 .. i+n-1 < 2n and i+1 .. n are in bounds; CPU checked.
-        let c = unsafe { addmul_1(w.as_mut_ptr().add(2 * i + 1), a.as_ptr().add(i + 1), n - 1 - i, a[i]) };
-        w[i + n] = c;
+    assert!(n >= 1 && a.len() == n && out.len() == n && t.len() >= 2 * n + 2);
+    // SAFETY: as in mont_mul.
+    unsafe {
+        sqr_wide(t.as_mut_ptr(), a.as_ptr(), n);
+        redc_wide(out.as_mut_ptr(), t.as_mut_ptr(), m.as_ptr(), m0inv, n);
     }
-    super::portable::double_add_diagonal(w, a);
-    redc(out, t, m, m0inv);
 }

@@ -1,0 +1,407 @@
+//! x86_64 AVX-512 IFMA exponentiation kernel: radix 2^52, eight digits per `zmm`
+//! register, `vpmadd52luq`/`vpmadd52huq` for the low and high halves of 52x52-bit
+//! products, almost-Montgomery multiplication (AMM) as in Gueron and Krasnov's RSAZ.
+//!
+//! This kernel only ever runs inside an exponentiation: the base is moved into the
+//! IFMA domain once (radix 2^52, Montgomery factor R' = 2^(52k)), all products and
+//! squares happen there, and the result is moved back and fully reduced once.
+//!
+//! Contract of [`amm`] (k = `p.k` digits of 52 bits, R' = 2^(52k), 4m < R'):
+//! - the CPU supports AVX-512F and AVX-512 IFMA (checked by [`has_ifma`] before a
+//!   context with this kernel exists);
+//! - inputs `a`, `b` are digit vectors of `p.width()` words, each word `< 2^52`, words
+//!   at index `>= k` zero, values `< 2m`;
+//! - the output has the same form: `a*b*R'^{-1} mod m` plus possibly m, `< 2m`;
+//! - `out` is a buffer distinct from the inputs;
+//! - time and memory accesses depend only on k (the limb count of m): fixed trip
+//!   counts, no branch or index on digit values, carries by shifts and masks.
+
+use super::limbs::{neg_inv_mod_word, to_limbs, Limb};
+use core::arch::x86_64::*;
+use num_bigint::BigUint;
+use num_traits::One;
+
+const MASK52: u64 = (1 << 52) - 1;
+
+/// Largest number of 8-digit vectors the kernel is instantiated for (4160 bits, enough
+/// for 4096-bit moduli); larger moduli use the scalar kernel.
+pub const MAX_VECTORS: usize = 10;
+
+/// True when the CPU supports AVX-512F and AVX-512 IFMA (and BMI2/ADX, which the
+/// IFMA kernel's contexts use for their single products).
+pub fn has_ifma() -> bool {
+    std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512ifma")
+        && super::x86_64_adx::has_bmi2_adx()
+}
+
+/// Per-modulus constants of the IFMA domain.
+#[derive(Clone, Debug)]
+pub struct IfmaParams {
+    /// Number of 8-digit vectors.
+    vectors: usize,
+    /// Number of 52-bit digits k; R' = 2^(52k) > 4m.
+    k: usize,
+    /// Limb count n of the modulus.
+    n: usize,
+    m: Vec<u64>,
+    /// -m^{-1} mod 2^52.
+    k0: u64,
+    /// R'^2 / R mod m: AMM(x*R, this) = x*R'.
+    into: Vec<u64>,
+    /// R mod m: AMM(x*R', this) = x*R.
+    out_of: Vec<u64>,
+    /// R' mod m, one in the IFMA domain.
+    one: Vec<u64>,
+}
+
+impl IfmaParams {
+    /// Constants for the odd modulus `m` of `n` limbs, or `None` when it is too large.
+    pub fn new(m: &BigUint, n: usize) -> Option<Self> {
+        let k = (64 * n + 2).div_ceil(52);
+        let vectors = k.div_ceil(8);
+        if vectors > MAX_VECTORS {
+            return None;
+        }
+        let width = 8 * vectors;
+        let digits = |x: &BigUint| -> Vec<u64> {
+            let limbs = to_limbs(x, n).expect("reduced");
+            let mut d = vec![0; width];
+            limbs_to_digits(&mut d, &limbs, k);
+            d
+        };
+        let r = BigUint::one() << (64 * n);
+        let r1 = BigUint::one() << (52 * k);
+        let r_inv = r.modinv(m)?;
+        Some(IfmaParams {
+            vectors,
+            k,
+            n,
+            m: digits(m),
+            k0: neg_inv_mod_word(to_limbs(m, n)?[0]) & MASK52,
+            into: digits(&(&r1 * &r1 % m * r_inv % m)),
+            out_of: digits(&(&r % m)),
+            one: digits(&(&r1 % m)),
+        })
+    }
+
+    /// Words per IFMA-domain element (a multiple of 8).
+    pub fn width(&self) -> usize {
+        8 * self.vectors
+    }
+
+    /// One in the IFMA domain.
+    pub fn one(&self) -> &[u64] {
+        &self.one
+    }
+
+    /// IFMA-domain form (`< 2m`) of the scalar Montgomery element `a < m` (n limbs).
+    pub fn enter(&self, out: &mut [u64], a: &[Limb]) {
+        let mut d = vec![0; self.width()];
+        limbs_to_digits(&mut d, a, self.k);
+        amm(self, out, &d, &self.into);
+    }
+
+    /// Scalar Montgomery form, fully reduced, of the IFMA-domain element `a`.
+    pub fn leave(&self, out: &mut [Limb], a: &[u64], m: &[Limb]) {
+        let n = self.n;
+        let mut d = vec![0; self.width()];
+        amm(self, &mut d, a, &self.out_of);
+        // d < 2m < 2^(64n+1): n limbs plus a top bit.
+        let mut limbs = vec![0; n + 1];
+        digits_to_limbs(&mut limbs, &d, self.k);
+        super::portable::final_sub(out, &limbs[..n], limbs[n], m);
+    }
+}
+
+/// 52-bit digits of the little-endian limbs `a` into `d[..k]` (the rest of `d` is
+/// zeroed). Indices depend only on the lengths.
+pub fn limbs_to_digits(d: &mut [u64], a: &[Limb], k: usize) {
+    d.fill(0);
+    for (j, dj) in d.iter_mut().enumerate().take(k) {
+        let bit = 52 * j;
+        let (i, s) = (bit / 64, bit % 64);
+        let lo = a.get(i).copied().unwrap_or(0) >> s;
+        let hi = if s > 12 { a.get(i + 1).copied().unwrap_or(0) << (64 - s) } else { 0 };
+        *dj = (lo | hi) & MASK52;
+    }
+}
+
+/// Limbs `a` (all of `a.len()`) of the value whose 52-bit digits are `d[..k]`.
+pub fn digits_to_limbs(a: &mut [Limb], d: &[u64], k: usize) {
+    a.fill(0);
+    for (j, &dj) in d.iter().enumerate().take(k) {
+        let bit = 52 * j;
+        let (i, s) = (bit / 64, bit % 64);
+        if i < a.len() {
+            a[i] |= dj << s;
+        }
+        if s > 12 && i + 1 < a.len() {
+            a[i + 1] |= dj >> (64 - s);
+        }
+    }
+}
+
+/// Almost-Montgomery product `out = a*b*R'^{-1} mod m` (`< 2m`); see the module docs.
+pub fn amm(p: &IfmaParams, out: &mut [u64], a: &[u64], b: &[u64]) {
+    let w = p.width();
+    assert!(out.len() >= w && a.len() >= w && b.len() >= w && p.m.len() == w);
+    // SAFETY: the lengths are checked above; IfmaParams only exist in contexts built
+    // after `has_ifma()` (MontContext::with_kernel rejects Kernel::Ifma otherwise).
+    unsafe {
+        match p.vectors {
+            1 => amm_v::<1>(out, a, b, &p.m, p.k0, p.k),
+            2 => amm_v::<2>(out, a, b, &p.m, p.k0, p.k),
+            3 => amm_v::<3>(out, a, b, &p.m, p.k0, p.k),
+            4 => amm_v::<4>(out, a, b, &p.m, p.k0, p.k),
+            5 => amm_v::<5>(out, a, b, &p.m, p.k0, p.k),
+            6 => amm_v::<6>(out, a, b, &p.m, p.k0, p.k),
+            7 => amm_v::<7>(out, a, b, &p.m, p.k0, p.k),
+            8 => amm_v::<8>(out, a, b, &p.m, p.k0, p.k),
+            9 => amm_v::<9>(out, a, b, &p.m, p.k0, p.k),
+            10 => amm_v::<10>(out, a, b, &p.m, p.k0, p.k),
+            _ => unreachable!("IfmaParams::new bounds the vector count"),
+        }
+    }
+}
+
+/// AMM over `V` vectors of 8 digits, `k` iterations (one per digit of `b`).
+///
+/// Iteration i: S = acc + lo(a*b_i); q = digit0(S) * k0 mod 2^52; then
+/// acc = shift(S + lo(m*q)) + hi(a*b_i) + hi(m*q), where `shift` drops digit 0 (now
+/// 0 mod 2^52; its carry goes into the next digit 0 through the scalar `c`) and the high
+/// halves belong one digit up. Lanes are not normalised inside the loop: each gains at
+/// most four 52-bit terms per iteration for at most k <= 80 iterations, < 2^59.
+///
+/// The loop-carried chain is q_i -> q_{i+1}. To keep it off the vectors, the true
+/// digit 0 of the next S is predicted in scalar code: lane 1 of acc (`y`, read from the
+/// vector one iteration earlier), plus lo(a_1 b_i), hi(a_0 b_i) and lo(a_0 b_{i+1})
+/// (all known before q), plus lo(m_1 q) and hi(m_0 q) (two scalar products by q), plus
+/// the carry out of digit 0 (which needs no product).
+///
+/// # Safety
+/// `out`, `a`, `b`, `m` hold at least 8V words (`k <= 8V`); the CPU supports AVX-512F
+/// and IFMA.
+#[allow(clippy::needless_range_loop)] // lane-vector index j pairs several arrays
+#[target_feature(enable = "avx512f,avx512ifma,bmi2")]
+unsafe fn amm_v<const V: usize>(out: &mut [u64], a: &[u64], b: &[u64], m: &[u64], k0: u64, k: usize) {
+    let zero = _mm512_setzero_si512();
+    let mut av = [zero; V];
+    let mut mv = [zero; V];
+    for j in 0..V {
+        // SAFETY: 8V words are readable in a and m (checked by the caller).
+        unsafe {
+            av[j] = _mm512_loadu_si512(a.as_ptr().add(8 * j).cast());
+            mv[j] = _mm512_loadu_si512(m.as_ptr().add(8 * j).cast());
+        }
+    }
+    let (a0, a1, m0, m1, m2) = (a[0], a[1], m[0], m[1], m[2]);
+    let k0s = k0 << 12;
+    let lo52 = |x: u64, y: u64| x.wrapping_mul(y) & MASK52;
+    let hi52 = |x: u64, y: u64| ((x as u128 * y as u128) >> 52) as u64;
+    let mut acc = [zero; V];
+    // x: the true digit 0 of S (vector lane plus pending carries), for iteration 0.
+    let mut x = lo52(a0, b[0]);
+    let mut c = 0u64;
+    // y: lane 1 of acc (acc is 0 before the first iteration).
+    let mut y = 0u64;
+    for i in 0..k {
+        let bi = b[i];
+        let b_next = if i + 1 < k { b[i + 1] } else { 0 };
+        // Broadcast straight from memory: moves between scalar and vector registers are
+        // slow, and this keeps them to two per iteration (q in, one lane out).
+        // SAFETY: i < k <= 8V words of b (checked by the caller).
+        let bv = _mm512_broadcastq_epi64(unsafe { _mm_loadl_epi64(b.as_ptr().add(i).cast()) });
+        let mut s = [zero; V];
+        let mut h = [zero; V];
+        for j in 0..V {
+            s[j] = _mm512_add_epi64(acc[j], _mm512_madd52lo_epu64(zero, av[j], bv));
+            h[j] = _mm512_madd52hi_epu64(zero, av[j], bv);
+        }
+        // qs = q * 2^12 with q = x*k0 mod 2^52: the shift drops exactly the bits above
+        // 52, so hi52(m_0 q) is the high word of m_0*qs and lo52(m_1 q) is the low word
+        // of m_1*qs shifted down by 12, with no masking on the critical path.
+        let qs = x.wrapping_mul(k0s);
+        let qv = _mm512_set1_epi64((qs >> 12) as i64);
+        // Scalar prediction of the next x (see above). The carry out of digit 0 needs no
+        // product: lo52(m_0 q) = -x mod 2^52 by the choice of q, so the carry is
+        // (x + (-x mod 2^52)) >> 52 = (x + 2^52 - 1) >> 52.
+        c = (x + MASK52) >> 52;
+        // Lane 1 of S_i (= lane 1 of acc_i + lo52(a_1 b_i)) is y plus lo52(a_1 b_i):
+        // taking it from the previous iteration keeps the vectors two iterations away
+        // from the chain. Everything that does not depend on q is summed first
+        // (`opaque` keeps the compiler from re-associating).
+        let p = opaque(y + lo52(a1, bi) + hi52(a0, bi) + lo52(a0, b_next) + c);
+        x = p + (((m0 as u128 * qs as u128) >> 64) as u64 + (m1.wrapping_mul(qs) >> 12));
+        // y = lane 1 of acc_{i+1} = lane 2 of S_i + lo52(m_2 q) + lane 1 of hi(a*b_i)
+        // + hi52(m_1 q).
+        let s2 = _mm_cvtsi128_si64(_mm512_extracti32x4_epi32::<1>(s[0])) as u64;
+        y = s2 + hi52(a1, bi) + (m2.wrapping_mul(qs) >> 12) + ((m1 as u128 * qs as u128) >> 64) as u64;
+        for j in 0..V {
+            s[j] = _mm512_madd52lo_epu64(s[j], mv[j], qv);
+            h[j] = _mm512_madd52hi_epu64(h[j], mv[j], qv);
+        }
+        for j in 0..V - 1 {
+            acc[j] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(s[j + 1], s[j]), h[j]);
+        }
+        acc[V - 1] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(zero, s[V - 1]), h[V - 1]);
+    }
+    // Normalise to 52-bit digits (the value is < 2m < 2^(52k), so no carry leaves); the
+    // carry out of the last digit 0 is still pending in c.
+    acc[0] = _mm512_add_epi64(acc[0], _mm512_maskz_set1_epi64(1, c as i64));
+    normalize::<V>(&mut acc);
+    for j in 0..V {
+        // SAFETY: 8V words are writable in out (checked by the caller).
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().add(8 * j).cast(), acc[j]) };
+    }
+}
+
+/// `x`, opaque to the optimiser (an empty `asm!`), to pin the order of a sum.
+#[inline(always)]
+fn opaque(mut x: u64) -> u64 {
+    // SAFETY: an empty instruction sequence; it only claims to read and write `x`.
+    unsafe { core::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags)) };
+    x
+}
+
+/// Carry-propagates lanes `< 2^63` into 52-bit digits (the value must fit in 8V digits).
+///
+/// One vector round moves each lane's bits above 52 into the next lane, leaving lanes
+/// `< 2^52 + 2^11`; the remaining carries (0 or 1 each) are resolved at once on lane
+/// bitmasks: with G = lanes above 2^52 - 1 and P = lanes equal to it, the lanes that
+/// receive a carry are `((G << 1) + P) ^ P`, an ordinary integer addition.
+#[inline]
+#[allow(clippy::needless_range_loop)] // lane-vector index j pairs several arrays
+#[target_feature(enable = "avx512f")]
+fn normalize<const V: usize>(acc: &mut [__m512i; V]) {
+    let mask = _mm512_set1_epi64(MASK52 as i64);
+    let zero = _mm512_setzero_si512();
+    let hi: [__m512i; V] = core::array::from_fn(|j| _mm512_srli_epi64::<52>(acc[j]));
+    let mut gm = [0u8; V];
+    let mut pm = [0u8; V];
+    for j in 0..V {
+        let below = if j == 0 { zero } else { hi[j - 1] };
+        acc[j] = _mm512_add_epi64(_mm512_and_si512(acc[j], mask), _mm512_alignr_epi64::<7>(hi[j], below));
+        gm[j] = _mm512_cmpgt_epu64_mask(acc[j], mask);
+        pm[j] = _mm512_cmpeq_epu64_mask(acc[j], mask);
+    }
+    let mut cm = [0u8; V];
+    if V <= 8 {
+        // Masks of up to 64 lanes fit one word.
+        let (mut g, mut p) = (0u64, 0u64);
+        for j in 0..V {
+            g |= (gm[j] as u64) << (8 * j);
+            p |= (pm[j] as u64) << (8 * j);
+        }
+        let carry_in = ((g << 1).wrapping_add(p)) ^ p;
+        for j in 0..V {
+            cm[j] = (carry_in >> (8 * j)) as u8;
+        }
+    } else {
+        let (mut g, mut p) = (0u128, 0u128);
+        for j in 0..V {
+            g |= (gm[j] as u128) << (8 * j);
+            p |= (pm[j] as u128) << (8 * j);
+        }
+        let carry_in = ((g << 1).wrapping_add(p)) ^ p;
+        for j in 0..V {
+            cm[j] = (carry_in >> (8 * j)) as u8;
+        }
+    }
+    let one = _mm512_set1_epi64(1);
+    for j in 0..V {
+        let k = cm[j];
+        acc[j] = _mm512_and_si512(_mm512_mask_add_epi64(acc[j], k, acc[j], one), mask);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value(lanes: &[u64]) -> BigUint {
+        lanes.iter().rev().fold(BigUint::from(0u8), |acc, &l| (acc << 52u32) + BigUint::from(l))
+    }
+
+    fn check_normalize(lanes: [u64; 16]) {
+        let mut out = [0u64; 16];
+        // SAFETY: `has_ifma()` was checked by the caller; 16 words are read and written.
+        unsafe {
+            let mut v = [_mm512_setzero_si512(); 2];
+            v[0] = _mm512_loadu_si512(lanes.as_ptr().cast());
+            v[1] = _mm512_loadu_si512(lanes.as_ptr().add(8).cast());
+            normalize::<2>(&mut v);
+            _mm512_storeu_si512(out.as_mut_ptr().cast(), v[0]);
+            _mm512_storeu_si512(out.as_mut_ptr().add(8).cast(), v[1]);
+        }
+        assert!(out.iter().all(|&d| d <= MASK52), "{out:x?}");
+        assert_eq!(value(&out), value(&lanes), "{lanes:x?}");
+    }
+
+    #[test]
+    fn normalize_resolves_every_carry_pattern() {
+        if !has_ifma() {
+            return;
+        }
+        // Ripples through runs of all-ones digits, across the vector boundary too.
+        let mut l = [MASK52; 16];
+        l[15] = 0;
+        l[0] = MASK52 + 1;
+        check_normalize(l);
+        let mut l = [MASK52; 16];
+        l[15] = 0;
+        l[3] = (1 << 60) + 7;
+        check_normalize(l);
+        let mut l = [0; 16];
+        for (i, x) in l.iter_mut().enumerate().take(15) {
+            *x = if i % 3 == 0 { MASK52 } else { (1u64 << 59) | i as u64 };
+        }
+        check_normalize(l);
+        // Pseudo-random lanes below 2^60.
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..2000 {
+            let mut l = [0; 16];
+            for x in l.iter_mut().take(15) {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                *x = match s % 4 {
+                    0 => MASK52,
+                    1 => s >> 4,
+                    2 => s & MASK52,
+                    _ => (s >> 12) | 1 << 52,
+                };
+            }
+            check_normalize(l);
+        }
+    }
+
+    #[test]
+    fn amm_at_the_top_of_its_range() {
+        if !has_ifma() {
+            return;
+        }
+        for bits in [64u64, 500, 512, 1024, 2047, 2048, 3072, 4095, 4096] {
+            for m in [(BigUint::one() << bits) - 1u32, (BigUint::one() << (bits - 1)) + 1u32] {
+                let n = bits.div_ceil(64) as usize;
+                let p = IfmaParams::new(&m, n).unwrap();
+                let r1 = BigUint::one() << (52 * p.k);
+                let r1_inv = r1.modinv(&m).unwrap();
+                // Largest allowed inputs: 2m - 1 and m.
+                for (a, b) in [(&m * 2u32 - 1u32, &m * 2u32 - 1u32), (&m * 2u32 - 1u32, m.clone()), (m.clone() - 1u32, BigUint::one())] {
+                    let digits = |x: &BigUint| {
+                        let mut d = vec![0; p.width()];
+                        limbs_to_digits(&mut d, &to_limbs(x, n + 1).unwrap(), p.k);
+                        d
+                    };
+                    let mut out = vec![0; p.width()];
+                    amm(&p, &mut out, &digits(&a), &digits(&b));
+                    assert!(out.iter().all(|&d| d <= MASK52));
+                    let got = value(&out);
+                    assert!(got < &m * 2u32, "bits {bits}");
+                    assert_eq!(got % &m, &a * &b * &r1_inv % &m, "bits {bits}");
+                }
+            }
+        }
+    }
+}
