@@ -34,6 +34,7 @@ mod small;
 
 pub use neighbor::{next_prime, prev_prime};
 pub use options::{LowerBound, PrimeOptions, MAX_GEN_BITS};
+pub use search::candidates_tested;
 
 use crate::Error;
 use num_bigint::BigUint;

@@ -13,7 +13,16 @@ use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::Zero;
 use rand_core::CryptoRngCore;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// Candidates given an exponentiation so far in this process (all searches): a progress
+/// indicator for long runs, never used for decisions.
+pub static CANDIDATES_TESTED: AtomicU64 = AtomicU64::new(0);
+
+/// Current value of [`CANDIDATES_TESTED`].
+pub fn candidates_tested() -> u64 {
+    CANDIDATES_TESTED.load(Ordering::Relaxed)
+}
 
 /// Windows tried before giving up: each finds a prime with probability >= 1/2, so
 /// reaching this many means a broken generator (or arithmetic), not bad luck.
@@ -85,6 +94,7 @@ pub(crate) fn search(plan: &Plan, rng: &mut impl CryptoRngCore, stop: &AtomicBoo
                         continue;
                     }
                 }
+                CANDIDATES_TESTED.fetch_add(1, Ordering::Relaxed);
                 let verdict = if plan.safe { safe_prime_ct(&p, plan.rounds, rng)? } else { miller_rabin_ct(&p, plan.rounds, rng)? };
                 if let Verdict::ProbablePrime = verdict {
                     return Ok(Some(p));
