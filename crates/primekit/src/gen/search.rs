@@ -67,7 +67,8 @@ pub fn sieve_primes(bits: u32, safe: bool) -> usize {
 pub(crate) fn search(plan: &Plan, rng: &mut impl CryptoRngCore, stop: &AtomicBool) -> Result<Option<BigUint>, Error> {
     // Every sieve prime must be below every candidate (>= 2^(bits-1) >= 2^64 here).
     let primes = first_odd_primes(sieve_primes(plan.bits, plan.safe));
-    let seg_len: usize = if plan.safe { 1 << 16 } else { 1 << 12 };
+    // Segments of about the expected distance to a (safe) prime, at least 1024 positions.
+    let seg_len: usize = if plan.safe { 1 << (plan.log2_window - 2).clamp(10, 16) } else { 1 << 12 };
     let window = 1usize << plan.log2_window;
     let range = &plan.upper - &plan.lower;
     let step_limbs = plan.step.to_u64_digits();

@@ -52,7 +52,7 @@
 pub const TARGET_LOG2_ERROR: f64 = -128.0;
 
 /// What the union bound sums over (see the module documentation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SearchShape {
     /// Bits k of the number the random rounds test.
     pub bits: u32,
@@ -110,7 +110,21 @@ pub fn log2_avg_pass(k: u32, t: u32) -> f64 {
 }
 
 /// Least t with Pr[composite output] <= 2^-128 for the given search (module docs).
+/// Memoised: the derivation takes tens of microseconds, a small prime less.
 pub fn rounds_for_search(shape: SearchShape) -> u32 {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static CACHE: OnceLock<Mutex<HashMap<SearchShape, u32>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(&t) = cache.lock().expect("unpoisoned").get(&shape) {
+        return t;
+    }
+    let t = derive_rounds(shape);
+    cache.lock().expect("unpoisoned").insert(shape, t);
+    t
+}
+
+fn derive_rounds(shape: SearchShape) -> u32 {
     let overhead = 1.0 // expected windows <= 2
         + (shape.jobs.max(1) as f64).log2()
         + shape.log2_window as f64
