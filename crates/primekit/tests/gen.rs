@@ -131,6 +131,7 @@ fn error_cases() {
     assert!(invalid(with(PrimeOptions::new(256).congruence(BigUint::one() << 250u32, b(1))))); // step too big
     assert!(invalid(with(PrimeOptions::new(256).jobs(0))));
     assert!(invalid(with(PrimeOptions::new(16).congruence(b(3), b(0)))));
+    assert!(invalid(with(PrimeOptions::new(16).congruence(BigUint::one() << 100u32, b(1)))));
 }
 
 #[test]

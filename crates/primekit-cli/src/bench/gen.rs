@@ -30,6 +30,10 @@ pub struct Args {
     /// Skip the OpenSSL peer even when compiled in.
     #[arg(long)]
     no_peer: bool,
+    /// Also measure primekit with these numbers of sieve primes (research knob; one
+    /// core), reported as engine "primekit-sieve".
+    #[arg(long, value_delimiter = ',')]
+    sieve_primes: Vec<usize>,
 }
 
 fn check(p: &BigUint, bits: u32, safe: bool) -> Result<(), String> {
@@ -54,10 +58,7 @@ pub fn run(a: Args) -> ExitCode {
     for &bits in &a.bits {
         let opts = PrimeOptions::new(bits).safe(a.safe).jobs(a.jobs);
         // Warm-up: builds the process-wide prime tables outside the timing.
-        if let Err(e) = primekit::generate_prime_with(&PrimeOptions::new(128).safe(a.safe)) {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        primekit::research::gen_tuning::warm_up(bits, a.safe);
         let cands0 = candidates_tested();
         let start = Instant::now();
         let mut samples = Vec::with_capacity(a.count);
@@ -82,8 +83,35 @@ pub fn run(a: Args) -> ExitCode {
         println!(
             "{}",
             json!({"op": "gen", "engine": "primekit", "bits": bits, "safe": a.safe, "count": a.count, "mean_ms": mean,
-                   "median_ms": median, "jobs": a.jobs, "candidates_per_prime": cands})
+                   "median_ms": median, "jobs": a.jobs, "candidates_per_prime": cands,
+                   "sieve_primes": primekit::research::gen_tuning::default_sieve_primes(bits, a.safe)})
         );
+        for &r in &a.sieve_primes {
+            let o = PrimeOptions::new(bits).safe(a.safe);
+            let c0 = candidates_tested();
+            let start = Instant::now();
+            for _ in 0..a.count {
+                match primekit::research::gen_tuning::generate_with_sieve_primes(&o, r) {
+                    Ok(p) => {
+                        if let Err(e) = check(&p, bits, a.safe) {
+                            eprintln!("self-check failed: {e}");
+                            return ExitCode::from(1);
+                        }
+                    }
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+            let mean = start.elapsed().as_secs_f64() * 1e3 / a.count as f64;
+            let cands = (candidates_tested() - c0) as f64 / a.count as f64;
+            println!(
+                "{}",
+                json!({"op": "gen", "engine": "primekit-sieve", "sieve_primes": r, "bits": bits, "safe": a.safe, "count": a.count,
+                       "mean_ms": mean, "jobs": 1, "candidates_per_prime": cands})
+            );
+        }
         #[cfg(feature = "compare")]
         if !a.no_peer {
             if let Err(e) = openssl(bits, a.safe, a.count) {

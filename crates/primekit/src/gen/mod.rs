@@ -12,9 +12,9 @@
 //! # How
 //! A uniform start in [3·2^(k-2), 2^k), then candidates start, start + 2, ... (seed 002's
 //! fastest design, Natural PGA with the NSS sieve, §3.2.2/§3.3.1) sieved over a bit
-//! array with many small primes, each survivor tested with a base-2 Miller-Rabin round
-//! (cheap rejection) and then t random-base rounds, all with the constant-time
-//! exponentiation. Safe primes p = 2q + 1 use Wiener's combined sieve (q and p free of
+//! array with many small primes, each survivor tested with a base-2 Fermat test (cheap
+//! rejection by constant-time square-and-double, [`candidate::pow2_ct`]) and then t
+//! random-base Miller-Rabin rounds in constant time. Safe primes p = 2q + 1 use Wiener's combined sieve (q and p free of
 //! small factors), a base-2 Fermat test on p first, then q's rounds; p is then proven
 //! prime by Pocklington (see [`candidate::fermat_base_two_ct`]).
 //!
@@ -26,7 +26,7 @@
 pub mod candidate;
 pub mod neighbor;
 pub mod options;
-mod parallel;
+pub(crate) mod parallel;
 pub mod residues;
 pub mod search;
 pub mod segment;

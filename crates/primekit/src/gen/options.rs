@@ -86,6 +86,8 @@ pub(crate) struct Plan {
     pub rounds: u32,
     /// log2 of the positions one search window may examine before restarting.
     pub log2_window: u32,
+    /// Odd primes the sieve uses (does not affect the error bound).
+    pub sieve_primes: usize,
 }
 
 /// Smallest `bits` accepted: 2 (the prime 3), or 3 for safe primes (7 = 2*3 + 1).
@@ -163,6 +165,9 @@ impl PrimeOptions {
             }
             residue = x % &lcm;
             step = lcm;
+            if step.bits() > bits as u64 {
+                return Err(Error::InvalidArgument(format!("add is larger than the {bits}-bit range")));
+            }
             if bits > 64 && step.bits() + 20 > bits as u64 {
                 return Err(Error::InvalidArgument(format!(
                     "add too large: the congruence step has {} bits, at most bits - 20 = {} are supported",
@@ -187,6 +192,7 @@ impl PrimeOptions {
         let log2_class = if class_step.is_zero() { 0 } else { (class_step.bits() as u32).saturating_sub(if class_step.count_ones() == 1 { 1 } else { 0 }) };
         let log2_window = log2_window(bits, safe);
         let rounds = rounds_for_search(SearchShape { bits: tested_bits.max(2), log2_window, jobs: self.jobs as u32, log2_class_factor: log2_class });
-        Ok(Plan { bits, safe, lower, upper, step, residue, rsa_exponent: self.rsa_exponent, rounds, log2_window })
+        let sieve_primes = super::search::sieve_primes(bits, safe);
+        Ok(Plan { bits, safe, lower, upper, step, residue, rsa_exponent: self.rsa_exponent, rounds, log2_window, sieve_primes })
     }
 }

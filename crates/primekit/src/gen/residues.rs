@@ -17,18 +17,27 @@ pub fn odd_primes_below_2_22() -> &'static [u32] {
     P.get_or_init(|| odd_primes_below(1 << 22))
 }
 
-/// The first `count` odd primes (at most all odd primes below 2^22).
+/// The odd primes below `2^26` (3 957 808 of them, 16 MB), built on first use only by
+/// the largest safe-prime sizes.
+pub fn odd_primes_below_2_26() -> &'static [u32] {
+    static P: OnceLock<Vec<u32>> = OnceLock::new();
+    P.get_or_init(|| odd_primes_below(1 << 26))
+}
+
+/// The first `count` odd primes (at most all odd primes below 2^26).
 pub fn first_odd_primes(count: usize) -> &'static [u32] {
     if count <= SMALL_ODD_PRIMES.len() {
         &SMALL_ODD_PRIMES[..count]
+    } else if count <= odd_primes_below_2_22().len() {
+        &odd_primes_below_2_22()[..count]
     } else {
-        let all = odd_primes_below_2_22();
+        let all = odd_primes_below_2_26();
         &all[..count.min(all.len())]
     }
 }
 
 fn odd_primes_below(limit: usize) -> Vec<u32> {
-    // composite[i] describes 2i + 1.
+    // composite[i] describes 2i + 1 (one byte each: simple, and built once).
     let half = limit / 2;
     let mut composite = vec![false; half];
     let mut i = 1;
@@ -97,6 +106,10 @@ mod tests {
         assert_eq!(all.len(), 295_947 - 1); // pi(2^22) = 295947, minus the prime 2
         assert_eq!(*all.last().unwrap(), 4_194_301);
         assert_eq!(first_odd_primes(20_000).len(), 20_000);
+        let big = odd_primes_below_2_26();
+        assert_eq!(big.len(), 3_957_808); // pi(2^26) - 1, also counted by an independent sieve
+        assert_eq!(&big[..all.len()], all);
+        assert_eq!(*big.last().unwrap(), 67_108_859); // largest prime below 2^26
     }
 
     #[test]

@@ -50,15 +50,15 @@ pub fn sieve_primes(bits: u32, safe: bool) -> usize {
         match bits {
             0..=256 => 2000,
             257..=768 => 60_000,
-            _ => 295_000,
+            769..=1536 => 1_500_000,
+            _ => 3_950_000,
         }
     } else {
         match bits {
             0..=256 => 500,
             257..=640 => 2000,
             641..=1536 => 9999,
-            1537..=2560 => 30_000,
-            _ => 100_000,
+            _ => 30_000,
         }
     }
 }
@@ -66,7 +66,7 @@ pub fn sieve_primes(bits: u32, safe: bool) -> usize {
 /// Runs one search; `Ok(None)` when `stop` was raised by another search.
 pub(crate) fn search(plan: &Plan, rng: &mut impl CryptoRngCore, stop: &AtomicBool) -> Result<Option<BigUint>, Error> {
     // Every sieve prime must be below every candidate (>= 2^(bits-1) >= 2^64 here).
-    let primes = first_odd_primes(sieve_primes(plan.bits, plan.safe));
+    let primes = first_odd_primes(plan.sieve_primes);
     // Segments of about the expected distance to a (safe) prime, at least 1024 positions.
     let seg_len: usize = if plan.safe { 1 << (plan.log2_window - 2).clamp(10, 16) } else { 1 << 12 };
     let window = 1usize << plan.log2_window;

@@ -10,15 +10,15 @@ use super::residues::residues;
 use crate::arith::limbs::Limb;
 
 /// Marker for "this prime never strikes" (it divides the step).
-const NEVER: u64 = u64::MAX;
+const NEVER: u32 = u32::MAX;
 
 /// Sieve state for one progression.
 pub struct SegmentSieve<'a> {
     primes: &'a [u32],
     /// Next struck position (relative to the current segment start) per prime, for
     /// c = 0 (mod l) and, when `safe`, for c = 1 (mod l).
-    next0: Vec<u64>,
-    next1: Vec<u64>,
+    next0: Vec<u32>,
+    next1: Vec<u32>,
     safe: bool,
     len: usize,
     bits: Vec<u64>,
@@ -41,7 +41,7 @@ impl<'a> SegmentSieve<'a> {
     /// `len` positions (a multiple of 64). Primes must all be odd and smaller than every
     /// candidate (so a struck candidate is certainly composite).
     pub fn new(c0: &[Limb], step: &[Limb], primes: &'a [u32], safe: bool, len: usize) -> Self {
-        debug_assert!(len % 64 == 0 && len > 0);
+        debug_assert!(len % 64 == 0 && len > 0 && len <= 1 << 20);
         let mut r = Vec::new();
         residues(c0, primes, &mut r);
         let step_small = if step.len() == 1 { Some(step[0]) } else { None };
@@ -67,9 +67,9 @@ impl<'a> SegmentSieve<'a> {
             let inv = if sm == 2 { (l + 1) / 2 } else { inv_mod(sm, l) };
             let rj = r[j] as u64;
             // c_i = a (mod l)  <=>  i = (a - r) * inv (mod l).
-            next0.push(((l - rj) % l) * inv % l);
+            next0.push((((l - rj) % l) * inv % l) as u32);
             if safe {
-                next1.push(((l + 1 - rj) % l) * inv % l);
+                next1.push((((l + 1 - rj) % l) * inv % l) as u32);
             }
         }
         SegmentSieve { primes, next0, next1, safe, len, bits: vec![0; len / 64] }
@@ -79,9 +79,10 @@ impl<'a> SegmentSieve<'a> {
     /// the segment survived).
     pub fn next_segment(&mut self) -> &[u64] {
         self.bits.fill(0);
-        let len = self.len as u64;
+        // Offsets stay below len + l < 2^17 + 2^26, so u32 arithmetic cannot overflow.
+        let len = self.len as u32;
         let bits = &mut self.bits;
-        let strike = |next: &mut u64, l: u64, bits: &mut [u64]| {
+        let strike = |next: &mut u32, l: u32, bits: &mut [u64]| {
             if *next == NEVER {
                 return;
             }
@@ -93,11 +94,11 @@ impl<'a> SegmentSieve<'a> {
             *next = j - len;
         };
         for (k, &p) in self.primes.iter().enumerate() {
-            strike(&mut self.next0[k], p as u64, bits);
+            strike(&mut self.next0[k], p, bits);
         }
         if self.safe {
             for (k, &p) in self.primes.iter().enumerate() {
-                strike(&mut self.next1[k], p as u64, bits);
+                strike(&mut self.next1[k], p, bits);
             }
         }
         &self.bits
