@@ -3,6 +3,9 @@
 
 mod bench;
 mod cmd_check;
+mod cmd_dhparam;
+mod cmd_gen;
+mod cmd_nextprime;
 mod cmd_test;
 mod numio;
 
@@ -24,6 +27,14 @@ enum Cmd {
     CheckDh(cmd_check::CheckArgs),
     /// Audit an RSA private key PEM file (PKCS#1 or PKCS#8); exit 0 ok, 1 check failed, 2 bad input.
     CheckRsa(cmd_check::CheckArgs),
+    /// Random primes (or safe primes), one per line.
+    Gen(cmd_gen::Args),
+    /// The smallest prime greater than N.
+    Next(cmd_nextprime::Args),
+    /// The largest prime smaller than N.
+    Prev(cmd_nextprime::Args),
+    /// Diffie-Hellman parameters (safe prime, g = 2) as a PKCS #3 PEM.
+    Dhparam(cmd_dhparam::Args),
     /// Benchmarks; each prints one JSON object per line.
     #[command(subcommand)]
     Bench(bench::BenchCmd),
@@ -35,6 +46,10 @@ fn main() -> ExitCode {
         Cmd::Test(a) => cmd_test::run(a),
         Cmd::CheckDh(a) => cmd_check::run(cmd_check::Kind::Dh, a),
         Cmd::CheckRsa(a) => cmd_check::run(cmd_check::Kind::Rsa, a),
+        Cmd::Gen(a) => cmd_gen::run(a),
+        Cmd::Next(a) => cmd_nextprime::run_next(a),
+        Cmd::Prev(a) => cmd_nextprime::run_prev(a),
+        Cmd::Dhparam(a) => cmd_dhparam::run(a),
         Cmd::Bench(b) => bench::run(b),
     }
 }

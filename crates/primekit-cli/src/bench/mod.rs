@@ -2,6 +2,7 @@
 //! `op`, `engine`, `bits`, `count` and `mean_ms`. Peers (OpenSSL, GMP) run in the same
 //! process on the same inputs when built with `--features compare`.
 
+mod gen;
 mod modexp;
 mod td;
 mod test;
@@ -14,6 +15,8 @@ use std::process::ExitCode;
 pub enum BenchCmd {
     /// Modular exponentiation with full-size exponents.
     Modexp(modexp::Args),
+    /// Prime and safe-prime generation (primekit vs OpenSSL BN_generate_prime_ex2).
+    Gen(gen::Args),
     /// The primality test on random odd inputs or on primes.
     Test(test::Args),
     /// Calibrate trial division: composite-path cost per r, measured and modelled.
@@ -23,6 +26,7 @@ pub enum BenchCmd {
 pub fn run(cmd: BenchCmd) -> ExitCode {
     match cmd {
         BenchCmd::Modexp(a) => modexp::run(a),
+        BenchCmd::Gen(a) => gen::run(a),
         BenchCmd::Test(a) => test::run(a),
         BenchCmd::Td(a) => td::run(a),
     }

@@ -3,3 +3,5 @@
 
 #[cfg(feature = "compare")]
 pub mod peers;
+
+pub mod gen_tuning;

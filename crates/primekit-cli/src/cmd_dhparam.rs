@@ -1,0 +1,77 @@
+//! `primekit dhparam --bits K [--out FILE]`: Diffie-Hellman parameters (safe prime p,
+//! generator g = 2) as a PKCS #3 `DH PARAMETERS` PEM block, as `openssl dhparam` writes.
+//!
+//! p = 23 (mod 24), as OpenSSL does for g = 2: then p = 7 (mod 8), so 2 is a quadratic
+//! residue and generates the subgroup of prime order q = (p-1)/2.
+
+use crate::cmd_gen::{exit_for, with_progress};
+use clap::Args as ClapArgs;
+use der::asn1::UintRef;
+use der::{Encode, Sequence};
+use num_bigint::BigUint;
+use primekit::gen::{PrimeOptions, MAX_GEN_BITS};
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+/// Smallest modulus accepted (smaller groups are toys; OpenSSL itself refuses < 512).
+pub const MIN_DH_BITS: u32 = 64;
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// Size of the prime p in bits (64..=8192).
+    #[arg(long, default_value_t = 2048)]
+    bits: u32,
+    /// Write the PEM here instead of standard output.
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
+    /// Threads racing on the one prime.
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+}
+
+/// PKCS #3 DHParameter ::= SEQUENCE { prime INTEGER, base INTEGER } (the optional
+/// privateValueLength is omitted, as OpenSSL omits it).
+#[derive(Sequence)]
+struct DhParameter<'a> {
+    prime: UintRef<'a>,
+    base: UintRef<'a>,
+}
+
+/// PEM text of the DH parameters (p, g).
+pub fn dh_params_pem(p: &BigUint, g: u32) -> Result<String, String> {
+    let pb = p.to_bytes_be();
+    let gb = BigUint::from(g).to_bytes_be();
+    let params = DhParameter { prime: UintRef::new(&pb).map_err(|e| e.to_string())?, base: UintRef::new(&gb).map_err(|e| e.to_string())? };
+    let der = params.to_der().map_err(|e| e.to_string())?;
+    pem_rfc7468::encode_string("DH PARAMETERS", pem_rfc7468::LineEnding::LF, &der).map_err(|e| e.to_string())
+}
+
+pub fn run(a: Args) -> ExitCode {
+    if !(MIN_DH_BITS..=MAX_GEN_BITS).contains(&a.bits) {
+        eprintln!("error: --bits must be in {MIN_DH_BITS}..={MAX_GEN_BITS} (got {})", a.bits);
+        return ExitCode::from(2);
+    }
+    let opts = PrimeOptions::new(a.bits).safe(true).congruence(BigUint::from(24u8), BigUint::from(23u8)).jobs(a.jobs);
+    let show = a.bits >= 1536 && std::io::stderr().is_terminal();
+    let p = match with_progress(show, || primekit::generate_prime_with(&opts)) {
+        Ok(p) => p,
+        Err(e) => return exit_for(&e),
+    };
+    let pem = match dh_params_pem(&p, 2) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: encoding failed: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    match a.out {
+        Some(path) => {
+            if let Err(e) = std::fs::write(&path, pem) {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                return ExitCode::from(1);
+            }
+        }
+        None => print!("{pem}"),
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,105 @@
+//! `primekit gen --bits K [--safe] [--count N] [--jobs J] [--hex]`: random (safe) primes,
+//! one per line. On a terminal, long safe-prime runs (>= 1536 bits) show a progress line
+//! on stderr (candidates tested, rate, elapsed); nothing extra when piped.
+
+use clap::Args as ClapArgs;
+use num_bigint::BigUint;
+use primekit::gen::{candidates_tested, generate_primes, PrimeOptions, MAX_GEN_BITS};
+use primekit::Error;
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// Size of each prime in bits (top two bits set). Primes: 2..=8192; safe: 3..=8192.
+    #[arg(long)]
+    bits: u32,
+    /// Generate safe primes p = 2q + 1 with q prime.
+    #[arg(long)]
+    safe: bool,
+    /// Number of primes.
+    #[arg(long, default_value_t = 1)]
+    count: usize,
+    /// Threads: with --count 1 they race on one prime, otherwise they share the count.
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// Print in hexadecimal (0x-prefixed) instead of decimal.
+    #[arg(long)]
+    hex: bool,
+}
+
+/// Prints `p` as the CLI does everywhere: decimal, or 0x-prefixed lowercase hex.
+pub fn format_number(p: &BigUint, hex: bool) -> String {
+    if hex {
+        format!("0x{}", p.to_str_radix(16))
+    } else {
+        p.to_string()
+    }
+}
+
+/// Exit status for a library error: 2 for bad input, 1 for anything else.
+pub fn exit_for(e: &Error) -> ExitCode {
+    eprintln!("error: {e}");
+    match e {
+        Error::InvalidArgument(_) | Error::InputTooLarge { .. } => ExitCode::from(2),
+        _ => ExitCode::from(1),
+    }
+}
+
+/// Runs `f` while a spinner on stderr reports candidates tested, when `show` is set.
+pub fn with_progress<T>(show: bool, f: impl FnOnce() -> T) -> T {
+    if !show {
+        return f();
+    }
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let bar = indicatif::ProgressBar::new_spinner();
+            bar.set_style(indicatif::ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}").expect("valid template"));
+            let start = std::time::Instant::now();
+            let base = candidates_tested();
+            while !done.load(Ordering::Relaxed) {
+                let n = candidates_tested() - base;
+                let rate = n as f64 / start.elapsed().as_secs_f64().max(1e-9);
+                bar.set_message(format!("{n} candidates tested, {rate:.0}/s"));
+                bar.tick();
+                std::thread::sleep(Duration::from_millis(200));
+            }
+            bar.finish_and_clear();
+        });
+        let out = f();
+        done.store(true, Ordering::Relaxed);
+        out
+    })
+}
+
+pub fn run(a: Args) -> ExitCode {
+    if a.count == 0 {
+        eprintln!("error: --count must be at least 1");
+        return ExitCode::from(2);
+    }
+    if a.bits > MAX_GEN_BITS {
+        eprintln!("error: --bits {} exceeds the cap of {MAX_GEN_BITS}", a.bits);
+        return ExitCode::from(2);
+    }
+    let opts = PrimeOptions::new(a.bits).safe(a.safe).jobs(a.jobs);
+    let show = a.safe && a.bits >= 1536 && std::io::stderr().is_terminal();
+    let result = with_progress(show, || {
+        if a.count == 1 {
+            primekit::generate_prime_with(&opts).map(|p| vec![p])
+        } else {
+            generate_primes(&opts, a.count)
+        }
+    });
+    match result {
+        Ok(ps) => {
+            for p in ps {
+                println!("{}", format_number(&p, a.hex));
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => exit_for(&e),
+    }
+}
