@@ -429,7 +429,10 @@ proptest::proptest! {
     #[test]
     fn truncated_files_never_panic(which in 0usize..4, keep in 0usize..4096) {
         let (is_dh, file) = mutation_bases().swap_remove(which);
-        let cut = &file[..keep % file.len()];
+        let k = keep % file.len();
+        // Dropping only the trailing newline leaves a complete, valid file.
+        proptest::prop_assume!(!file[k..].iter().all(|b| b.is_ascii_whitespace()));
+        let cut = &file[..k];
         let r = if is_dh { check_dh_pem(cut).map(|_| ()) } else { check_rsa_pem(cut).map(|_| ()) };
         proptest::prop_assert!(r.is_err());
     }
