@@ -280,63 +280,8 @@ pub fn lucas_test_vartime(n: &BigUint, kind: LucasKind) -> Result<LucasOutcome, 
 
 #[cfg(test)]
 mod tests {
+    //! The ladder is checked against a definitional oracle in `tests/research_tests.rs`.
     use super::*;
-    use num_traits::{One, Zero};
-
-    /// Independent oracle: U_k, V_k mod n from the definitions with the doubling
-    /// formulas U_2k = U_k V_k, V_2k = V_k^2 - 2Q^k and the +1 steps
-    /// U_{k+1} = (P U_k + V_k)/2, V_{k+1} = (D U_k + P V_k)/2, on signed big integers.
-    fn uv(n: &BigUint, d: i64, q: i64, k: &BigUint) -> (BigUint, BigUint) {
-        let n = BigInt::from(n.clone());
-        let half = |x: BigInt| -> BigInt {
-            let x = ((x % &n) + &n) % &n;
-            if &x % 2 == BigInt::zero() {
-                x / 2
-            } else {
-                (x + &n) / 2
-            }
-        };
-        let (mut u, mut v, mut qk) = (BigInt::zero(), BigInt::from(2), BigInt::one());
-        for i in (0..k.bits()).rev() {
-            let u2 = (&u * &v) % &n;
-            let v2 = (&v * &v - 2 * &qk) % &n;
-            qk = (&qk * &qk) % &n;
-            u = u2;
-            v = v2;
-            if k.bit(i) {
-                let u1 = half(&u + &v);
-                let v1 = half(d * &u + &v);
-                u = u1;
-                v = v1;
-                qk = (&qk * q) % &n;
-            }
-        }
-        let norm = |x: BigInt| ((x % &n) + &n) % &n;
-        (norm(u).magnitude().clone(), norm(v).magnitude().clone())
-    }
-
-    fn strong_oracle(n: &BigUint, p: &Selfridge) -> bool {
-        let np1 = n + 1u8;
-        let s = np1.trailing_zeros().unwrap();
-        let d = &np1 >> s;
-        let (u, _) = uv(n, p.d, p.q, &d);
-        if u.is_zero() {
-            return true;
-        }
-        (0..s).any(|r| uv(n, p.d, p.q, &(&d << r)).1.is_zero())
-    }
-
-    #[test]
-    fn ladder_matches_definition_oracle_on_small_odd_n() {
-        for n in (3u64..6000).step_by(2) {
-            let nb = BigUint::from(n);
-            let Ok(p) = selfridge_method_a(&nb, SearchOptions::BPSW) else { continue };
-            let l = LucasLadder::new(&nb, &p).unwrap();
-            assert_eq!(l.strong_test(), strong_oracle(&nb, &p), "strong n={n}");
-            assert_eq!(l.standard_test(), uv(&nb, p.d, p.q, &(&nb + 1u8)).0.is_zero(), "standard n={n}");
-        }
-    }
-
     #[test]
     fn squares_and_factors_have_no_params() {
         assert_eq!(selfridge_method_a(&BigUint::from(10201u32), SearchOptions::BPSW), Err(NoParams::Square));
