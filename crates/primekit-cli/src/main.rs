@@ -1,9 +1,11 @@
 //! `primekit`: the command-line front end. Each subcommand lives in its own module;
 //! this file only parses arguments and dispatches.
 
-mod bench;
+pub mod bench;
+mod cmd_report;
 mod cmd_test;
 mod numio;
+mod plots;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -22,6 +24,8 @@ enum Cmd {
     /// Benchmarks; each prints one JSON object per line.
     #[command(subcommand)]
     Bench(bench::BenchCmd),
+    /// Regenerate every research table and plot into a directory.
+    Report(cmd_report::ReportArgs),
 }
 
 fn main() -> ExitCode {
@@ -29,5 +33,6 @@ fn main() -> ExitCode {
     match cli.cmd {
         Cmd::Test(a) => cmd_test::run(a),
         Cmd::Bench(b) => bench::run(b),
+        Cmd::Report(a) => cmd_report::run(a),
     }
 }

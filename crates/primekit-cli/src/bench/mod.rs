@@ -2,7 +2,16 @@
 //! `op`, `engine`, `bits`, `count` and `mean_ms`. Peers (OpenSSL, GMP) run in the same
 //! process on the same inputs when built with `--features compare`.
 
+pub mod adversarial;
+pub mod cpu_clock;
+pub mod emit;
+pub mod inputs;
+pub mod lucas;
+pub mod merge;
 mod modexp;
+pub mod modmul;
+pub mod paper;
+pub mod suite;
 mod test;
 pub mod timing;
 
@@ -15,12 +24,27 @@ pub enum BenchCmd {
     Modexp(modexp::Args),
     /// The primality test on random odd inputs or on primes.
     Test(test::Args),
+    /// Seed 001 Table 2: MRAC, MR64, MR128, BPSW on random odd inputs and primes, per r.
+    Suite(suite::Args),
+    /// Seed 001 Table 3: rounds needed on adversarial n = (2x+1)(4x+1).
+    Adversarial(adversarial::Args),
+    /// Lucas, strong Lucas, NIST Lucas and BPSW against one MR round on the same primes.
+    Lucas(lucas::Args),
+    /// Seed 003: Montgomery vs special-form modular multiplication.
+    Modmul(modmul::Args),
+    /// Merge the JSON lines of sharded suite/adversarial runs.
+    Merge(merge::Args),
 }
 
 pub fn run(cmd: BenchCmd) -> ExitCode {
     match cmd {
         BenchCmd::Modexp(a) => modexp::run(a),
         BenchCmd::Test(a) => test::run(a),
+        BenchCmd::Suite(a) => suite::run(a),
+        BenchCmd::Adversarial(a) => adversarial::run(a),
+        BenchCmd::Lucas(a) => lucas::run(a),
+        BenchCmd::Modmul(a) => modmul::run(a),
+        BenchCmd::Merge(a) => merge::run(a),
     }
 }
 

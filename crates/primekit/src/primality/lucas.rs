@@ -152,13 +152,19 @@ impl LucasLadder {
         &self.ctx
     }
 
-    /// `a = a - b mod n` for reduced a, b.
+    /// `a = a - b mod n` for reduced a, b; in place (two per bit: no allocation).
+    #[inline]
     fn sub_mod(&self, a: &mut [Limb], b: &[Limb]) {
-        let mut d = vec![0; a.len()];
-        if sub_into(&mut d, a, b) != 0 {
-            add_assign(&mut d, self.ctx.modulus());
+        let mut borrow = false;
+        for (x, &y) in a.iter_mut().zip(b) {
+            let (d1, b1) = x.overflowing_sub(y);
+            let (d2, b2) = d1.overflowing_sub(borrow as Limb);
+            *x = d2;
+            borrow = b1 | b2;
         }
-        a.copy_from_slice(&d);
+        if borrow {
+            add_assign(a, self.ctx.modulus());
+        }
     }
 
     /// (W_m, W_{m+1}) in Montgomery form: one product and one squaring per bit of m.

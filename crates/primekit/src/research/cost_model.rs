@@ -52,14 +52,14 @@ pub fn sigma(r: usize) -> f64 {
     *sigmas(r).last().expect("non-empty")
 }
 
-/// The r-th odd prime p_r (1-based: p_1 = 3).
-pub fn odd_prime(r: usize) -> u32 {
-    SMALL_ODD_PRIMES[r - 1]
+/// The r-th odd prime p_r in the paper's 1-based numbering (p_1 = 3, p_2047 = 17863).
+pub fn p_r(r: usize) -> u32 {
+    crate::sieve::odd_prime(r - 1)
 }
 
 /// σ_r by Mertens' approximation, eq. 3 (r >= 1).
 pub fn sigma_mertens(r: usize) -> f64 {
-    1.0 - 2.0 * (-EULER_GAMMA).exp() / (odd_prime(r) as f64).ln()
+    1.0 - 2.0 * (-EULER_GAMMA).exp() / (p_r(r) as f64).ln()
 }
 
 /// q_k = 2 / ln(2^k): the probability that a random odd k-bit integer is prime.
@@ -136,7 +136,7 @@ mod tests {
     fn sigma_matches_paper_and_independent_product() {
         let ps = sieve_odd_primes(2047);
         assert_eq!(ps[2046], 17863, "the paper's p_2047");
-        assert_eq!(odd_prime(2047), 17863);
+        assert_eq!(p_r(2047), 17863);
         let indep = |r: usize| 1.0 - ps[..r].iter().map(|&p| 1.0 - 1.0 / p as f64).product::<f64>();
         for r in [1, 2, 10, 64, 128, 384, 2047] {
             assert!((sigma(r) - indep(r)).abs() < 1e-12, "r={r}");
