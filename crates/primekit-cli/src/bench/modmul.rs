@@ -7,6 +7,7 @@
 //! CPU has it, while the special-form code is portable Rust (u128), so the ratio is a
 //! lower bound on what assembly special-form code would reach.
 
+use super::cpu_clock::thread_cpu_ms;
 use super::timing::mean_median;
 use clap::Args as ClapArgs;
 use num_bigint::BigUint;
@@ -16,7 +17,6 @@ use primekit::research::special_form::{SpecialPrime, P25519, P448, P521};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use serde_json::{json, Value};
 use std::process::ExitCode;
-use std::time::Instant;
 
 #[derive(ClapArgs, Clone)]
 pub struct Args {
@@ -31,18 +31,18 @@ pub struct Args {
     pub reps: usize,
 }
 
-/// Median ns per op of `reps` chains of `iters` calls of `step`.
+/// Median ns (thread CPU time) per op of `reps` chains of `iters` calls of `step`.
 fn chain_ns(iters: usize, reps: usize, mut step: impl FnMut()) -> f64 {
     for _ in 0..iters / 10 {
         step();
     }
     let s: Vec<f64> = (0..reps.max(1))
         .map(|_| {
-            let t = Instant::now();
+            let t = thread_cpu_ms();
             for _ in 0..iters {
                 step();
             }
-            t.elapsed().as_secs_f64() * 1e9 / iters as f64
+            (thread_cpu_ms() - t) * 1e6 / iters as f64
         })
         .collect();
     mean_median(&s).1
