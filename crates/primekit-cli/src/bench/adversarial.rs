@@ -62,11 +62,14 @@ pub fn adversarial_input(rng: &mut impl RngCore, bits: u32) -> BigUint {
     }
 }
 
+/// Per input, per test: (rounds run, declared prime, ms).
+type InputResults = Vec<(u32, bool, f64)>;
+
 /// Records: per test the rounds histogram, then misclassified vs expected.
 pub fn measure(a: &Args) -> Result<Vec<Value>, String> {
     let count = a.shard.share(a.count);
     let tests = [TestKind::Mrac, TestKind::Mr64];
-    let per_input: Vec<Result<Vec<(u32, bool, f64)>, String>> = pool(a.jobs).install(|| {
+    let per_input: Vec<Result<InputResults, String>> = pool(a.jobs).install(|| {
         (0..count)
             .into_par_iter()
             .map(|i| {
@@ -84,7 +87,7 @@ pub fn measure(a: &Args) -> Result<Vec<Value>, String> {
             })
             .collect()
     });
-    let per_input: Vec<Vec<(u32, bool, f64)>> = per_input.into_iter().collect::<Result<_, _>>()?;
+    let per_input: Vec<InputResults> = per_input.into_iter().collect::<Result<_, _>>()?;
     let mut out = Vec::new();
     for (ti, t) in tests.iter().enumerate() {
         let mut hist: BTreeMap<u32, u64> = BTreeMap::new();
