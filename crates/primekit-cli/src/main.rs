@@ -1,13 +1,15 @@
 //! `primekit`: the command-line front end. Each subcommand lives in its own module;
 //! this file only parses arguments and dispatches.
 
-mod bench;
 mod cmd_check;
 mod cmd_dhparam;
 mod cmd_gen;
 mod cmd_nextprime;
+pub mod bench;
+mod cmd_report;
 mod cmd_test;
 mod numio;
+mod plots;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -38,6 +40,8 @@ enum Cmd {
     /// Benchmarks; each prints one JSON object per line.
     #[command(subcommand)]
     Bench(bench::BenchCmd),
+    /// Regenerate every research table and plot into a directory.
+    Report(cmd_report::ReportArgs),
 }
 
 fn main() -> ExitCode {
@@ -51,5 +55,6 @@ fn main() -> ExitCode {
         Cmd::Prev(a) => cmd_nextprime::run_prev(a),
         Cmd::Dhparam(a) => cmd_dhparam::run(a),
         Cmd::Bench(b) => bench::run(b),
+        Cmd::Report(a) => cmd_report::run(a),
     }
 }

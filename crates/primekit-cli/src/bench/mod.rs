@@ -3,8 +3,17 @@
 //! process on the same inputs when built with `--features compare`.
 
 mod gen;
-mod modexp;
 mod td;
+pub mod adversarial;
+pub mod cpu_clock;
+pub mod emit;
+pub mod inputs;
+pub mod lucas;
+pub mod merge;
+mod modexp;
+pub mod modmul;
+pub mod paper;
+pub mod suite;
 mod test;
 pub mod timing;
 
@@ -21,6 +30,16 @@ pub enum BenchCmd {
     Test(test::Args),
     /// Calibrate trial division: composite-path cost per r, measured and modelled.
     Td(td::Args),
+    /// Seed 001 Table 2: MRAC, MR64, MR128, BPSW on random odd inputs and primes, per r.
+    Suite(suite::Args),
+    /// Seed 001 Table 3: rounds needed on adversarial n = (2x+1)(4x+1).
+    Adversarial(adversarial::Args),
+    /// Lucas, strong Lucas, NIST Lucas and BPSW against one MR round on the same primes.
+    Lucas(lucas::Args),
+    /// Seed 003: Montgomery vs special-form modular multiplication.
+    Modmul(modmul::Args),
+    /// Merge the JSON lines of sharded suite/adversarial runs.
+    Merge(merge::Args),
 }
 
 pub fn run(cmd: BenchCmd) -> ExitCode {
@@ -29,6 +48,11 @@ pub fn run(cmd: BenchCmd) -> ExitCode {
         BenchCmd::Gen(a) => gen::run(a),
         BenchCmd::Test(a) => test::run(a),
         BenchCmd::Td(a) => td::run(a),
+        BenchCmd::Suite(a) => suite::run(a),
+        BenchCmd::Adversarial(a) => adversarial::run(a),
+        BenchCmd::Lucas(a) => lucas::run(a),
+        BenchCmd::Modmul(a) => modmul::run(a),
+        BenchCmd::Merge(a) => merge::run(a),
     }
 }
 

@@ -6,8 +6,11 @@
 //! reuse them.
 
 pub mod is_prime;
+pub mod jacobi;
+pub mod lucas;
 pub mod miller_rabin;
 pub mod small;
+pub mod square;
 
 pub use is_prime::{is_prime, is_prime_with_rng, try_is_prime, MAX_INPUT_BITS};
 pub use miller_rabin::MillerRabin;

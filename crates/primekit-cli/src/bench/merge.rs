@@ -1,0 +1,155 @@
+//! `primekit bench merge FILE...`: combines the JSON lines of sharded `bench suite` and
+//! `bench adversarial` runs (`--shard i/n`) into the records one unsharded run would
+//! print: counts, totals and histograms are summed, means recomputed from the totals,
+//! "overall" rebuilt from the merged parts, cost lines averaged weighted by count.
+
+use super::suite;
+use clap::Args as ClapArgs;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::process::ExitCode;
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// JSON-lines files from the shards (standard input if none).
+    files: Vec<std::path::PathBuf>,
+}
+
+fn num(v: &Value, k: &str) -> f64 {
+    v[k].as_f64().unwrap_or(0.0)
+}
+
+/// Merged records from every shard's records.
+pub fn merge(records: &[Value]) -> Vec<Value> {
+    let mut suite_parts: BTreeMap<String, Value> = BTreeMap::new();
+    let mut costs: BTreeMap<u64, (Value, f64)> = BTreeMap::new();
+    let mut adv: BTreeMap<String, Value> = BTreeMap::new();
+    for v in records {
+        match v["op"].as_str() {
+            Some("suite") if v["part"] != "overall" => {
+                let key = format!("{}|{}|{:08}|{}", v["test"], v["bits"], v["r"].as_u64().unwrap_or(0), v["part"]);
+                let e = suite_parts.entry(key).or_insert_with(|| {
+                    let mut z = v.clone();
+                    z["count"] = json!(0);
+                    z["total_ms"] = json!(0.0);
+                    z["declared_prime"] = json!(0);
+                    z
+                });
+                e["count"] = json!(e["count"].as_u64().unwrap_or(0) + v["count"].as_u64().unwrap_or(0));
+                e["total_ms"] = json!(num(e, "total_ms") + num(v, "total_ms"));
+                e["declared_prime"] = json!(e["declared_prime"].as_u64().unwrap_or(0) + v["declared_prime"].as_u64().unwrap_or(0));
+                e["mean_ms"] = json!(num(e, "total_ms") / e["count"].as_u64().unwrap_or(1).max(1) as f64);
+            }
+            Some("cost") => {
+                let bits = v["bits"].as_u64().unwrap_or(0);
+                let w = num(v, "count");
+                let e = costs.entry(bits).or_insert_with(|| (json!({"op": "cost", "engine": "primekit", "bits": bits, "count": 0, "c_mr_ms": 0.0, "c_td_ms": 0.0, "c_lucas_ms": 0.0, "mean_ms": 0.0, "td_primes": v["td_primes"]}), 0.0));
+                for k in ["c_mr_ms", "c_td_ms", "c_lucas_ms", "mean_ms"] {
+                    e.0[k] = json!((num(&e.0, k) * e.1 + num(v, k) * w) / (e.1 + w).max(1e-300));
+                }
+                e.1 += w;
+                e.0["count"] = json!(e.1 as u64);
+            }
+            Some("adversarial") => {
+                let summary = v.get("misclassified").is_some();
+                let key = format!("{}|{}|{}", v["test"], v["bits"], if summary { "summary".into() } else { format!("{:04}", v["rounds"].as_u64().unwrap_or(0)) });
+                match adv.get_mut(&key) {
+                    None => {
+                        adv.insert(key, v.clone());
+                    }
+                    Some(e) => {
+                        for k in ["inputs", "count", "misclassified"] {
+                            if e.get(k).is_some() {
+                                e[k] = json!(e[k].as_u64().unwrap_or(0) + v[k].as_u64().unwrap_or(0));
+                            }
+                        }
+                        for k in ["expected", "total_ms"] {
+                            if e.get(k).is_some() {
+                                e[k] = json!(num(e, k) + num(v, k));
+                            }
+                        }
+                        if summary {
+                            e["mean_ms"] = json!(num(e, "total_ms") / num(e, "count").max(1.0));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out: Vec<Value> = costs.into_values().map(|c| c.0).collect();
+    let parts: Vec<Value> = suite_parts.into_values().collect();
+    for c in parts.iter().filter(|v| v["part"] == "composite") {
+        out.push(c.clone());
+        if let Some(p) = parts.iter().find(|p| p["part"] == "prime" && p["test"] == c["test"] && p["bits"] == c["bits"] && p["r"] == c["r"]) {
+            out.push(p.clone());
+            out.push(suite::overall(c, p));
+        }
+    }
+    out.extend(adv.into_values());
+    out
+}
+
+pub fn run(a: Args) -> ExitCode {
+    let mut text = String::new();
+    if a.files.is_empty() {
+        if let Err(e) = std::io::stdin().read_to_string(&mut text) {
+            eprintln!("error: reading standard input: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    for f in &a.files {
+        match std::fs::read_to_string(f) {
+            Ok(t) => text += &t,
+            Err(e) => {
+                eprintln!("error: {}: {e}", f.display());
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let records: Vec<Value> = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    let merged = merge(&records);
+    merged.iter().for_each(|r| println!("{r}"));
+    if merged.iter().any(|v| v["op"] == "suite") {
+        eprintln!("{}", suite::markdown(&merged));
+    }
+    if merged.iter().any(|v| v["op"] == "adversarial") {
+        eprintln!("{}", super::adversarial::markdown(&merged));
+    }
+    ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn part(part: &str, count: u64, total: f64) -> Value {
+        json!({"op": "suite", "engine": "primekit", "test": "mr64", "bits": 1024, "r": 128, "r_used": 130, "part": part, "count": count, "total_ms": total, "mean_ms": total / count as f64, "declared_prime": 0})
+    }
+
+    #[test]
+    fn shards_sum_to_one_run() {
+        let recs = vec![
+            part("composite", 100, 50.0),
+            part("prime", 2, 40.0),
+            part("composite", 300, 90.0),
+            part("prime", 6, 120.0),
+            json!({"op": "adversarial", "test": "mrac", "bits": 1024, "rounds": 1, "inputs": 7}),
+            json!({"op": "adversarial", "test": "mrac", "bits": 1024, "rounds": 1, "inputs": 5}),
+            json!({"op": "adversarial", "test": "mrac", "bits": 1024, "count": 12, "misclassified": 1, "expected": 0.5, "total_ms": 6.0, "mean_ms": 0.5}),
+            json!({"op": "adversarial", "test": "mrac", "bits": 1024, "count": 8, "misclassified": 0, "expected": 0.25, "total_ms": 2.0, "mean_ms": 0.25}),
+        ];
+        let m = merge(&recs);
+        let find = |p: &str| m.iter().find(|v| v["op"] == "suite" && v["part"] == p).unwrap().clone();
+        assert_eq!(find("composite")["count"], 400);
+        assert!((find("composite")["mean_ms"].as_f64().unwrap() - 140.0 / 400.0).abs() < 1e-12);
+        assert!((find("prime")["mean_ms"].as_f64().unwrap() - 20.0).abs() < 1e-12);
+        let q = primekit::research::cost_model::prime_density(1024);
+        assert!((find("overall")["mean_ms"].as_f64().unwrap() - ((1.0 - q) * 0.35 + q * 20.0)).abs() < 1e-12);
+        let hist = m.iter().find(|v| v["rounds"] == 1).unwrap();
+        assert_eq!(hist["inputs"], 12);
+        let s = m.iter().find(|v| v.get("misclassified").is_some()).unwrap();
+        assert_eq!((s["count"].as_u64(), s["misclassified"].as_u64(), s["expected"].as_f64()), (Some(20), Some(1), Some(0.75)));
+    }
+}

@@ -1,0 +1,177 @@
+//! Seed 001's cost model for a primality test with trial division (§3.1.2-3.2.2).
+//!
+//! - eq. 2: σ_r = 1 - Π_{i<=r} (1 - 1/p_i), the fraction of random odd composites removed
+//!   by trial division by the first r odd primes (p_1 = 3; p_2047 = 17863 as in the paper);
+//! - eq. 3: σ_r ≈ 1 - 2e^-γ / ln p_r (Mertens);
+//! - eq. 4 / 8: cost on a prime, Σ C_i + t C_MR;
+//! - eq. 5 / 6: expected cost on a random odd composite, Σ (1 - σ_{i-1}) C_i + (1 - σ_r) C_MR;
+//! - eq. 7: without trial division, (1 + (t - 1) q_k) C_MR with q_k = 2 / ln 2^k;
+//!
+//! and the weighted sum over random odd inputs. C_i = C_TD for every i (footnote 4).
+
+use crate::sieve::small_primes::{NUM_SMALL_ODD_PRIMES, SMALL_ODD_PRIMES};
+
+/// The Euler-Mascheroni constant γ.
+pub const EULER_GAMMA: f64 = 0.577_215_664_901_532_9;
+
+/// Costs of one trial division and one Miller-Rabin round (any time unit).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Costs {
+    /// C_TD: one trial division by one small prime.
+    pub c_td: f64,
+    /// C_MR: one Miller-Rabin round.
+    pub c_mr: f64,
+    /// C_L: the Lucas part of BPSW (parameter search + strong Lucas test); 0 if unused.
+    pub c_lucas: f64,
+}
+
+impl Costs {
+    /// Seed 001's measured 1024-bit costs: C_TD = 0.000371 ms, C_MR = 0.298 ms,
+    /// C_L = 17.04 C_MR (§3.1.2, §3.4.1).
+    pub const PAPER_1024: Costs = Costs { c_td: 0.000371, c_mr: 0.298, c_lucas: 17.04 * 0.298 };
+}
+
+/// The largest r the model supports (the size of the small-prime table).
+pub const MAX_R: usize = NUM_SMALL_ODD_PRIMES;
+
+/// σ_0, σ_1, ..., σ_r by eq. 2 (σ_0 = 0). `r <= MAX_R`.
+pub fn sigmas(r: usize) -> Vec<f64> {
+    assert!(r <= MAX_R, "r = {r} exceeds the {MAX_R}-prime table");
+    let mut out = Vec::with_capacity(r + 1);
+    let mut keep = 1.0f64;
+    out.push(0.0);
+    for &p in &SMALL_ODD_PRIMES[..r] {
+        keep *= 1.0 - 1.0 / p as f64;
+        out.push(1.0 - keep);
+    }
+    out
+}
+
+/// σ_r by eq. 2.
+pub fn sigma(r: usize) -> f64 {
+    *sigmas(r).last().expect("non-empty")
+}
+
+/// The r-th odd prime p_r in the paper's 1-based numbering (p_1 = 3, p_2047 = 17863).
+pub fn p_r(r: usize) -> u32 {
+    crate::sieve::odd_prime(r - 1)
+}
+
+/// σ_r by Mertens' approximation, eq. 3 (r >= 1).
+pub fn sigma_mertens(r: usize) -> f64 {
+    1.0 - 2.0 * (-EULER_GAMMA).exp() / (p_r(r) as f64).ln()
+}
+
+/// q_k = 2 / ln(2^k): the probability that a random odd k-bit integer is prime.
+pub fn prime_density(bits: u64) -> f64 {
+    2.0 / (bits as f64 * std::f64::consts::LN_2)
+}
+
+/// Eq. 4 / 8: cost on a prime input, all r trial divisions and `t` rounds, plus C_L
+/// when `lucas` (BPSW: t = 1 base-2 round and the Lucas part).
+pub fn cost_prime(r: usize, t: u32, lucas: bool, c: &Costs) -> f64 {
+    r as f64 * c.c_td + t as f64 * c.c_mr + if lucas { c.c_lucas } else { 0.0 }
+}
+
+/// Eq. 5 as written: Σ_j (σ_j - σ_{j-1}) (C_1 + ... + C_j) + (1 - σ_r)(Σ C_i + C_MR).
+pub fn cost_composite_eq5(r: usize, c: &Costs) -> f64 {
+    let s = sigmas(r);
+    let mut total = 0.0;
+    for j in 1..=r {
+        total += (s[j] - s[j - 1]) * j as f64 * c.c_td;
+    }
+    total + (1.0 - s[r]) * (r as f64 * c.c_td + c.c_mr)
+}
+
+/// Eq. 6: Σ_{i<=r} (1 - σ_{i-1}) C_TD + (1 - σ_r) C_MR.
+pub fn cost_composite(r: usize, c: &Costs) -> f64 {
+    let s = sigmas(r);
+    let td: f64 = (1..=r).map(|i| (1.0 - s[i - 1]) * c.c_td).sum();
+    td + (1.0 - s[r]) * c.c_mr
+}
+
+/// Expected cost on a random odd k-bit input: q_k · eq. 4 + (1 - q_k) · eq. 6.
+pub fn cost_random_odd(bits: u64, r: usize, t: u32, lucas: bool, c: &Costs) -> f64 {
+    let q = prime_density(bits);
+    q * cost_prime(r, t, lucas, c) + (1.0 - q) * cost_composite(r, c)
+}
+
+/// Eq. 7 generalised: expected Miller-Rabin rounds without trial division,
+/// t q_k + 1 (1 - q_k) = 1 + (t - 1) q_k.
+pub fn expected_rounds_no_td(bits: u64, t: u32) -> f64 {
+    1.0 + (t as f64 - 1.0) * prime_density(bits)
+}
+
+/// The r minimising [`cost_random_odd`] over `0..=r_max`.
+pub fn optimal_r(bits: u64, t: u32, lucas: bool, c: &Costs, r_max: usize) -> usize {
+    (0..=r_max.min(MAX_R)).min_by(|&a, &b| cost_random_odd(bits, a, t, lucas, c).total_cmp(&cost_random_odd(bits, b, t, lucas, c))).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Odd primes by an independent sieve of Eratosthenes (not the crate's table).
+    fn sieve_odd_primes(count: usize) -> Vec<u64> {
+        let limit = 200_000usize;
+        let mut comp = vec![false; limit];
+        let mut out = Vec::new();
+        for i in 2..limit {
+            if !comp[i] {
+                if i > 2 {
+                    out.push(i as u64);
+                }
+                let mut j = i * i;
+                while j < limit {
+                    comp[j] = true;
+                    j += i;
+                }
+            }
+        }
+        out.truncate(count);
+        out
+    }
+
+    #[test]
+    fn sigma_matches_paper_and_independent_product() {
+        let ps = sieve_odd_primes(2047);
+        assert_eq!(ps[2046], 17863, "the paper's p_2047");
+        assert_eq!(p_r(2047), 17863);
+        let indep = |r: usize| 1.0 - ps[..r].iter().map(|&p| 1.0 - 1.0 / p as f64).product::<f64>();
+        for r in [1, 2, 10, 64, 128, 384, 2047] {
+            assert!((sigma(r) - indep(r)).abs() < 1e-12, "r={r}");
+        }
+        assert!((sigma(1) - 1.0 / 3.0).abs() < 1e-15);
+        // Seed 001 §3.1.2: σ_128 = 0.831, σ_2047 = 0.885 (three decimals).
+        assert!((sigma(128) - 0.831).abs() < 0.0005, "σ_128 = {}", sigma(128));
+        assert!((sigma(2047) - 0.885).abs() < 0.0005, "σ_2047 = {}", sigma(2047));
+        // Mertens is an approximation: within 0.005 of the exact value from r = 64 on.
+        for r in [64, 128, 2047, 9999] {
+            assert!((sigma_mertens(r) - sigma(r)).abs() < 0.005, "r={r}: {} vs {}", sigma_mertens(r), sigma(r));
+        }
+    }
+
+    #[test]
+    fn equations_5_and_6_agree_and_eq7_matches_paper() {
+        let c = Costs::PAPER_1024;
+        for r in [0, 1, 5, 128, 2047] {
+            assert!((cost_composite_eq5(r, &c) - cost_composite(r, &c)).abs() < 1e-12, "r={r}");
+        }
+        // Hand-computed r = 1: (1 - σ_0) C_TD + (1 - 1/3) C_MR.
+        assert!((cost_composite(1, &c) - (c.c_td + 2.0 / 3.0 * c.c_mr)).abs() < 1e-15);
+        // §3.2.1: MR64 ≈ 1.18 C_MR and §3.3: MR128 ≈ 1.36 C_MR at k = 1024, q_k ≈ 0.0028.
+        assert!((prime_density(1024) - 0.0028).abs() < 0.00005);
+        assert!((expected_rounds_no_td(1024, 64) - 1.18).abs() < 0.005);
+        assert!((expected_rounds_no_td(1024, 128) - 1.36).abs() < 0.005);
+        // Eq. 4 at r = 0 reduces to t C_MR; the weighted sum to eq. 7.
+        assert_eq!(cost_prime(0, 5, false, &c), 5.0 * c.c_mr);
+        assert!((cost_random_odd(1024, 0, 64, false, &c) - expected_rounds_no_td(1024, 64) * c.c_mr).abs() < 1e-12);
+    }
+
+    #[test]
+    fn optimum_lies_near_p_r_equal_cost_ratio() {
+        // §3.1.2: C_MR/C_TD ≈ 800 suggests r ≈ 140 (p_r ≈ 800); the curve is flat there.
+        let r = optimal_r(1024, 5, false, &Costs::PAPER_1024, 2047);
+        assert!((100..=200).contains(&r), "optimal r = {r}");
+    }
+}

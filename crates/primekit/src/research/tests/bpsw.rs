@@ -1,0 +1,35 @@
+//! Baillie-PSW as seed 001 §3.4 and Appendix B run it: trial division, one Miller-Rabin
+//! round to base 2, Selfridge's method A (squareness tested after 7 unsuccessful D),
+//! then a strong Lucas test. Deterministic; no composite is known to pass.
+
+use crate::primality::lucas::{selfridge_method_a, LucasLadder, NoParams, SearchOptions};
+use crate::primality::MillerRabin;
+use crate::research::instrument::{prefilter, Outcome, Stage};
+use crate::Error;
+use num_bigint::BigUint;
+
+/// BPSW with trial division by the first `r` odd primes.
+pub fn bpsw(n: &BigUint, r: usize) -> Result<Outcome, Error> {
+    if let Some(o) = prefilter(n, r) {
+        return Ok(o);
+    }
+    let mr = MillerRabin::new(n)?;
+    if !mr.passes_base_two_vartime() {
+        return Ok(Outcome::composite(Stage::MillerRabin, 1));
+    }
+    strong_lucas_stage(n, 1)
+}
+
+/// The Lucas half shared with the stand-alone strong Lucas test.
+pub(super) fn strong_lucas_stage(n: &BigUint, mr_rounds: u32) -> Result<Outcome, Error> {
+    let params = match selfridge_method_a(n, SearchOptions::BPSW) {
+        Ok(p) => p,
+        Err(NoParams::Square) => return Ok(Outcome::composite(Stage::SquareCheck, mr_rounds)),
+        Err(NoParams::Factor) => return Ok(Outcome::composite(Stage::ParameterSearch, mr_rounds)),
+    };
+    if LucasLadder::new(n, &params)?.strong_test() {
+        Ok(Outcome::passed(mr_rounds))
+    } else {
+        Ok(Outcome::composite(Stage::Lucas, mr_rounds))
+    }
+}

@@ -1,0 +1,75 @@
+//! The primality tests compared in seed 001 §3 (MRAC, MR64, MR128, BPSW) and the Lucas
+//! variants (standard, strong, seed 004's NIST FIPS 186-4 C.3.3), each preceded by trial
+//! division by the first r odd primes and instrumented ([`Outcome`]).
+//!
+//! Research only: the knob-free `primekit::is_prime` never calls these.
+
+pub mod bpsw;
+pub mod lucas;
+pub mod mr_fixed;
+pub mod mrac;
+pub mod nist_lucas;
+
+use super::instrument::Outcome;
+use crate::Error;
+use num_bigint::BigUint;
+use rand_core::CryptoRngCore;
+
+/// One of the tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TestKind {
+    /// OpenSSL 1.1.1's default: t(k) random-base rounds from seed 001 Table 1.
+    Mrac,
+    /// 64 random-base rounds (seed 001 §3.2).
+    Mr64,
+    /// 128 random-base rounds (seed 001 §3.3).
+    Mr128,
+    /// MR base 2 then a strong Lucas test (seed 001 §3.4).
+    Bpsw,
+    /// The standard Lucas test U_{n+1} ≡ 0 alone.
+    Lucas,
+    /// The strong Lucas test alone.
+    StrongLucas,
+    /// Seed 004 Alg. 2 (NIST FIPS 186-4 C.3.3).
+    NistLucas,
+}
+
+impl TestKind {
+    /// Every test.
+    pub const ALL: [TestKind; 7] = [TestKind::Mrac, TestKind::Mr64, TestKind::Mr128, TestKind::Bpsw, TestKind::Lucas, TestKind::StrongLucas, TestKind::NistLucas];
+
+    /// The four tests of seed 001's Table 2.
+    pub const TABLE2: [TestKind; 4] = [TestKind::Mrac, TestKind::Mr64, TestKind::Mr128, TestKind::Bpsw];
+
+    /// Short name used in JSON output and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            TestKind::Mrac => "mrac",
+            TestKind::Mr64 => "mr64",
+            TestKind::Mr128 => "mr128",
+            TestKind::Bpsw => "bpsw",
+            TestKind::Lucas => "lucas",
+            TestKind::StrongLucas => "strong_lucas",
+            TestKind::NistLucas => "nist_lucas",
+        }
+    }
+
+    /// Inverse of [`TestKind::name`].
+    pub fn parse(s: &str) -> Result<TestKind, Error> {
+        TestKind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| Error::InvalidArgument(format!("unknown test {s:?}")))
+    }
+
+    /// Runs the test on `n` with trial division by the first `r` odd primes; `rng`
+    /// supplies random bases (unused by the deterministic tests).
+    pub fn run(self, n: &BigUint, r: usize, rng: &mut impl CryptoRngCore) -> Result<Outcome, Error> {
+        match self {
+            TestKind::Mrac => mrac::mrac(n, r, rng),
+            TestKind::Mr64 => mr_fixed::mr_rounds_test(n, r, 64, rng),
+            TestKind::Mr128 => mr_fixed::mr_rounds_test(n, r, 128, rng),
+            TestKind::Bpsw => bpsw::bpsw(n, r),
+            TestKind::Lucas => lucas::lucas(n, r),
+            TestKind::StrongLucas => lucas::strong_lucas(n, r),
+            TestKind::NistLucas => nist_lucas::nist_lucas(n, r),
+        }
+    }
+}
