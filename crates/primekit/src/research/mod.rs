@@ -3,3 +3,4 @@
 
 #[cfg(feature = "compare")]
 pub mod peers;
+pub mod pga;
