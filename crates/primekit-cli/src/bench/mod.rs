@@ -3,6 +3,8 @@
 //! process on the same inputs when built with `--features compare`.
 
 mod modexp;
+pub mod pga;
+mod pga_tables;
 mod test;
 pub mod timing;
 
@@ -15,12 +17,18 @@ pub enum BenchCmd {
     Modexp(modexp::Args),
     /// The primality test on random odd inputs or on primes.
     Test(test::Args),
+    /// Seed 002 incremental-search prime generation: one PGA × sieve combination.
+    Pga(pga::Args),
+    /// Seed 002 Tables 5.1/5.2 and (r, L) heatmaps, beside OpenSSL, in one command.
+    PgaTables(pga_tables::Args),
 }
 
 pub fn run(cmd: BenchCmd) -> ExitCode {
     match cmd {
         BenchCmd::Modexp(a) => modexp::run(a),
         BenchCmd::Test(a) => test::run(a),
+        BenchCmd::Pga(a) => pga::run(a),
+        BenchCmd::PgaTables(a) => pga_tables::run(a),
     }
 }
 

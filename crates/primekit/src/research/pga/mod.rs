@@ -59,7 +59,9 @@ impl Pga {
         }
     }
     pub fn parse(s: &str) -> Result<Self, Error> {
-        Pga::ALL.into_iter().find(|p| p.name() == s).ok_or_else(|| Error::InvalidArgument(format!("unknown PGA {s:?} (nss|natural|openssl)")))
+        Pga::ALL.into_iter().find(|p| p.name() == s).ok_or_else(|| {
+            Error::InvalidArgument(format!("unknown PGA {s:?} (nss|natural|openssl)"))
+        })
     }
 }
 
@@ -73,7 +75,12 @@ impl SieveKind {
         }
     }
     pub fn parse(s: &str) -> Result<Self, Error> {
-        SieveKind::ALL.into_iter().find(|p| p.name() == s).ok_or_else(|| Error::InvalidArgument(format!("unknown sieve {s:?} (nss|openssl|dirichlet)")))
+        SieveKind::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| {
+                Error::InvalidArgument(format!("unknown sieve {s:?} (nss|openssl|dirichlet)"))
+            })
     }
 }
 
@@ -119,7 +126,8 @@ pub trait Sieve {
 /// so that (n - 1)/2 is odd).
 pub fn random_trial(k: u32, safe: bool, rng: &mut dyn CryptoRngCore) -> Result<BigUint, Error> {
     let mut bytes = vec![0u8; (k as usize).div_ceil(8)];
-    rng.try_fill_bytes(&mut bytes).map_err(|e| Error::Rng(e.to_string()))?;
+    rng.try_fill_bytes(&mut bytes)
+        .map_err(|e| Error::Rng(e.to_string()))?;
     let mut n = BigUint::from_bytes_be(&bytes) >> (bytes.len() * 8 - k as usize);
     n.set_bit(k as u64 - 1, true);
     n.set_bit(k as u64 - 2, true);
@@ -135,7 +143,8 @@ pub fn random_below(bound: &BigUint, rng: &mut dyn CryptoRngCore) -> Result<BigU
     let bits = bound.bits() as usize;
     let mut bytes = vec![0u8; bits.div_ceil(8)];
     for _ in 0..256 {
-        rng.try_fill_bytes(&mut bytes).map_err(|e| Error::Rng(e.to_string()))?;
+        rng.try_fill_bytes(&mut bytes)
+            .map_err(|e| Error::Rng(e.to_string()))?;
         let x = BigUint::from_bytes_be(&bytes) >> (bytes.len() * 8 - bits);
         if &x < bound {
             return Ok(x);
@@ -159,7 +168,12 @@ fn mr_rounds(mr: &MillerRabin, t: u32, rng: &mut dyn CryptoRngCore) -> Result<bo
 /// is_prime(n, t); for safe primes n and q = (n - 1)/2 both pass t rounds (one round on
 /// each first, so a composite q or n is usually caught after one exponentiation).
 /// Even n or even q (possible with the Dirichlet progressions) are rejected at no cost.
-pub fn probable_prime(n: &BigUint, t: u32, safe: bool, rng: &mut dyn CryptoRngCore) -> Result<bool, Error> {
+pub fn probable_prime(
+    n: &BigUint,
+    t: u32,
+    safe: bool,
+    rng: &mut dyn CryptoRngCore,
+) -> Result<bool, Error> {
     if !n.bit(0) {
         return Ok(false);
     }
@@ -172,7 +186,10 @@ pub fn probable_prime(n: &BigUint, t: u32, safe: bool, rng: &mut dyn CryptoRngCo
         return Ok(false);
     }
     let mr_q = MillerRabin::new(&q)?;
-    Ok(mr_rounds(&mr_q, 1, rng)? && mr_rounds(&mr_n, 1, rng)? && mr_rounds(&mr_q, t - 1, rng)? && mr_rounds(&mr_n, t - 1, rng)?)
+    Ok(mr_rounds(&mr_q, 1, rng)?
+        && mr_rounds(&mr_n, 1, rng)?
+        && mr_rounds(&mr_q, t - 1, rng)?
+        && mr_rounds(&mr_n, t - 1, rng)?)
 }
 
 /// A generated (safe) probable prime and what it cost.
@@ -202,10 +219,17 @@ struct Counters {
 
 impl Counters {
     fn prime(self, prime: BigUint) -> Outcome {
-        Outcome::Prime(Generated { prime, rounds: self.rounds, candidates: self.candidates })
+        Outcome::Prime(Generated {
+            prime,
+            rounds: self.rounds,
+            candidates: self.candidates,
+        })
     }
     fn failure(self) -> Outcome {
-        Outcome::Failure { rounds: self.rounds, candidates: self.candidates }
+        Outcome::Failure {
+            rounds: self.rounds,
+            candidates: self.candidates,
+        }
     }
 }
 
@@ -221,14 +245,22 @@ impl Generator {
     pub fn new(cfg: &Config) -> Result<Self, Error> {
         let k = cfg.bits;
         if !(MIN_BITS..=MAX_BITS).contains(&k) {
-            return Err(Error::InvalidArgument(format!("bits must be in {MIN_BITS}..={MAX_BITS} (got {k})")));
+            return Err(Error::InvalidArgument(format!(
+                "bits must be in {MIN_BITS}..={MAX_BITS} (got {k})"
+            )));
         }
         let rmax = crate::sieve::NUM_SMALL_ODD_PRIMES;
         if cfg.r == 0 || cfg.r > rmax {
-            return Err(Error::InvalidArgument(format!("r must be in 1..={rmax} (got {})", cfg.r)));
+            return Err(Error::InvalidArgument(format!(
+                "r must be in 1..={rmax} (got {})",
+                cfg.r
+            )));
         }
         if cfg.l < 2 || cfg.l > 1 << 32 {
-            return Err(Error::InvalidArgument(format!("L must be in 2..=2^32 (got {})", cfg.l)));
+            return Err(Error::InvalidArgument(format!(
+                "L must be in 2..=2^32 (got {})",
+                cfg.l
+            )));
         }
         let derived = match cfg.pga {
             Pga::Nss => params::derive_nss(k, cfg.gamma, cfg.l)?,
@@ -244,9 +276,15 @@ impl Generator {
         let sieve: Box<dyn Sieve + Send> = match cfg.sieve {
             SieveKind::Nss => Box::new(sieve_nss::NssSieve::new(k, cfg.r, cfg.l, cfg.safe, wrap)),
             SieveKind::Openssl => Box::new(sieve_openssl::OpensslSieve::new(k, cfg.r, cfg.safe)),
-            SieveKind::Dirichlet => Box::new(sieve_dirichlet::DirichletSieve::new(k, cfg.r, cfg.safe)?),
+            SieveKind::Dirichlet => {
+                Box::new(sieve_dirichlet::DirichletSieve::new(k, cfg.r, cfg.safe)?)
+            }
         };
-        Ok(Generator { cfg, derived, sieve })
+        Ok(Generator {
+            cfg,
+            derived,
+            sieve,
+        })
     }
 
     /// The effective configuration (L possibly raised, see [`Config::l`]).
@@ -265,7 +303,15 @@ impl Generator {
         let (k, safe, l) = (self.cfg.bits, self.cfg.safe, self.cfg.l);
         match self.cfg.pga {
             // Safe NSS PGA: U = ∞ (§4.3.2).
-            Pga::Nss => nss::run(self.sieve.as_mut(), k, t, l, if safe { None } else { self.derived.u }, safe, rng),
+            Pga::Nss => nss::run(
+                self.sieve.as_mut(),
+                k,
+                t,
+                l,
+                if safe { None } else { self.derived.u },
+                safe,
+                rng,
+            ),
             Pga::Natural => natural::run(self.sieve.as_mut(), k, t, safe, rng),
             Pga::Openssl => openssl::run(self.sieve.as_mut(), k, t, safe, rng),
         }
@@ -282,12 +328,18 @@ impl Generator {
                     g.candidates += candidates;
                     return Ok(g);
                 }
-                Outcome::Failure { rounds: r, candidates: c } => {
+                Outcome::Failure {
+                    rounds: r,
+                    candidates: c,
+                } => {
                     rounds += r;
                     candidates += c;
                 }
             }
         }
-        Err(Error::InvalidArgument(format!("{:?}: 1000 consecutive failures; parameters too tight", self.cfg)))
+        Err(Error::InvalidArgument(format!(
+            "{:?}: 1000 consecutive failures; parameters too tight",
+            self.cfg
+        )))
     }
 }

@@ -5,8 +5,17 @@ use super::{probable_prime, Counters, Outcome, Sieve};
 use crate::Error;
 use rand_core::CryptoRngCore;
 
-pub(super) fn run(sieve: &mut dyn Sieve, k: u32, t: u32, safe: bool, rng: &mut dyn CryptoRngCore) -> Result<Outcome, Error> {
-    let mut c = Counters { rounds: 1, candidates: 0 };
+pub(super) fn run(
+    sieve: &mut dyn Sieve,
+    k: u32,
+    t: u32,
+    safe: bool,
+    rng: &mut dyn CryptoRngCore,
+) -> Result<Outcome, Error> {
+    let mut c = Counters {
+        rounds: 1,
+        candidates: 0,
+    };
     sieve.start(rng)?;
     while let Some(cand) = sieve.next() {
         if cand.n.bits() != k as u64 {

@@ -6,7 +6,15 @@ use crate::Error;
 use rand_core::CryptoRngCore;
 
 /// Runs the NSS PGA; `u = None` means unbounded rounds (the safe variant, §4.3.2).
-pub(super) fn run(sieve: &mut dyn Sieve, k: u32, t: u32, l: u64, u: Option<u64>, safe: bool, rng: &mut dyn CryptoRngCore) -> Result<Outcome, Error> {
+pub(super) fn run(
+    sieve: &mut dyn Sieve,
+    k: u32,
+    t: u32,
+    l: u64,
+    u: Option<u64>,
+    safe: bool,
+    rng: &mut dyn CryptoRngCore,
+) -> Result<Outcome, Error> {
     let mut c = Counters::default();
     while u.map_or(true, |u| c.rounds < u) {
         c.rounds += 1;

@@ -5,7 +5,13 @@ use super::{probable_prime, Counters, Outcome, Sieve};
 use crate::Error;
 use rand_core::CryptoRngCore;
 
-pub(super) fn run(sieve: &mut dyn Sieve, k: u32, t: u32, safe: bool, rng: &mut dyn CryptoRngCore) -> Result<Outcome, Error> {
+pub(super) fn run(
+    sieve: &mut dyn Sieve,
+    k: u32,
+    t: u32,
+    safe: bool,
+    rng: &mut dyn CryptoRngCore,
+) -> Result<Outcome, Error> {
     let mut c = Counters::default();
     loop {
         c.rounds += 1;
