@@ -233,7 +233,7 @@ fn table(
     writeln!(md, "|---|---|---|---|---|---|---|---|---|")?;
     for b in &best {
         let ratio = openssl_ms.map_or("–".into(), |o| format!("{:.2}", b.ms / o));
-        let th = thesis_ms(b.pga, b.sieve, b.safe_flag(safe));
+        let th = thesis_ms(b.pga, b.sieve, safe);
         let th_ratio = if safe {
             "–".to_string()
         } else {
@@ -270,12 +270,6 @@ fn table(
         }
     }
     Ok(())
-}
-
-impl Best {
-    fn safe_flag(&self, safe: bool) -> bool {
-        safe
-    }
 }
 
 pub fn run(a: Args) -> ExitCode {
