@@ -52,75 +52,108 @@ pub struct Measured {
     pub json: Value,
 }
 
-/// Generates `count` primes with `cfg`, timing each call; every output is checked for
-/// size and top bits, and the first two with `primekit::is_prime`.
-pub fn measure(
-    cfg: &Config,
-    count: usize,
-    rng: &mut ChaCha20Rng,
-) -> Result<Measured, primekit::Error> {
-    let mut g = Generator::new(cfg)?;
-    let mut samples = Vec::with_capacity(count);
-    let (mut candidates, mut rounds) = (0u64, 0u64);
-    g.generate_retrying(rng)?; // warm-up, untimed
-    for i in 0..count {
-        let start = Instant::now();
-        let out = g.generate_retrying(rng)?;
-        samples.push(start.elapsed().as_secs_f64() * 1e3);
-        candidates += out.candidates;
-        rounds += out.rounds;
-        let p = &out.prime;
-        assert!(
-            p.bits() == cfg.bits as u64 && p.bit(cfg.bits as u64 - 2),
-            "bad size/top bits: {cfg:?}"
-        );
-        if i < 2 {
-            assert!(primekit::is_prime(p), "composite output: {cfg:?}");
-            assert!(
-                !cfg.safe || primekit::is_prime(&(p >> 1u32)),
-                "(p-1)/2 composite: {cfg:?}"
-            );
-        }
-    }
-    let (mean, median) = mean_median(&samples);
-    let d = g.derived();
-    let json = json!({
-        "op": "pga", "engine": "primekit", "pga": cfg.pga.name(), "sieve": cfg.sieve.name(), "safe": cfg.safe,
-        "bits": cfg.bits, "r": cfg.r, "L": g.config().l, "t": d.t, "U": d.u, "gamma": cfg.gamma,
-        "count": count, "mean_ms": mean, "median_ms": median,
-        "min_ms": samples.iter().cloned().fold(f64::INFINITY, f64::min),
-        "max_ms": samples.iter().cloned().fold(0.0, f64::max),
-        "mean_candidates": candidates as f64 / count as f64, "mean_rounds": rounds as f64 / count as f64,
-    });
-    Ok(Measured {
-        mean_ms: mean,
-        json,
-    })
+/// One configuration being measured: its generator and per-call timings.
+pub struct Arm {
+    cfg: Config,
+    gen: Generator,
+    samples: Vec<f64>,
+    candidates: u64,
+    rounds: u64,
 }
 
-/// OpenSSL's own generator (`BN_generate_prime_ex2`) on the same machine and process.
-#[cfg(feature = "compare")]
-pub fn measure_openssl(bits: u32, safe: bool, count: usize) -> Measured {
-    use primekit::research::peers::openssl;
-    let ctx = openssl::Ctx::new();
-    let mut samples = Vec::with_capacity(count);
-    openssl::generate_prime(bits, safe, &ctx); // warm-up, untimed
-    for i in 0..count {
+impl Arm {
+    /// Builds the generator and makes one untimed warm-up call.
+    pub fn new(cfg: &Config, rng: &mut ChaCha20Rng) -> Result<Arm, primekit::Error> {
+        let mut gen = Generator::new(cfg)?;
+        gen.generate_retrying(rng)?;
+        Ok(Arm { cfg: cfg.clone(), gen, samples: Vec::new(), candidates: 0, rounds: 0 })
+    }
+
+    /// Times one PGA call; checks size and top bits always, primality on the first two.
+    pub fn step(&mut self, rng: &mut ChaCha20Rng) -> Result<(), primekit::Error> {
+        let cfg = &self.cfg;
         let start = Instant::now();
-        let p = openssl::generate_prime(bits, safe, &ctx);
-        samples.push(start.elapsed().as_secs_f64() * 1e3);
-        assert_eq!(p.bits(), bits as u64);
-        if i < 2 {
+        let out = self.gen.generate_retrying(rng)?;
+        self.samples.push(start.elapsed().as_secs_f64() * 1e3);
+        self.candidates += out.candidates;
+        self.rounds += out.rounds;
+        let p = &out.prime;
+        assert!(p.bits() == cfg.bits as u64 && p.bit(cfg.bits as u64 - 2), "bad size/top bits: {cfg:?}");
+        if self.samples.len() <= 2 {
+            assert!(primekit::is_prime(p), "composite output: {cfg:?}");
+            assert!(!cfg.safe || primekit::is_prime(&(p >> 1u32)), "(p-1)/2 composite: {cfg:?}");
+        }
+        Ok(())
+    }
+
+    pub fn finish(&self) -> Measured {
+        let (cfg, samples, count) = (&self.cfg, &self.samples, self.samples.len().max(1));
+        let (mean, median) = mean_median(samples);
+        let d = self.gen.derived();
+        let json = json!({
+            "op": "pga", "engine": "primekit", "pga": cfg.pga.name(), "sieve": cfg.sieve.name(), "safe": cfg.safe,
+            "bits": cfg.bits, "r": cfg.r, "L": self.gen.config().l, "t": d.t, "U": d.u, "gamma": cfg.gamma,
+            "count": samples.len(), "mean_ms": mean, "median_ms": median,
+            "min_ms": samples.iter().cloned().fold(f64::INFINITY, f64::min),
+            "max_ms": samples.iter().cloned().fold(0.0, f64::max),
+            "mean_candidates": self.candidates as f64 / count as f64, "mean_rounds": self.rounds as f64 / count as f64,
+        });
+        Measured { mean_ms: mean, json }
+    }
+}
+
+/// Generates `count` primes with `cfg`, timing each call.
+pub fn measure(cfg: &Config, count: usize, rng: &mut ChaCha20Rng) -> Result<Measured, primekit::Error> {
+    let mut arm = Arm::new(cfg, rng)?;
+    for _ in 0..count {
+        arm.step(rng)?;
+    }
+    Ok(arm.finish())
+}
+
+/// OpenSSL's own generator (`BN_generate_prime_ex2`) in the same process.
+#[cfg(feature = "compare")]
+pub struct OpensslArm {
+    bits: u32,
+    safe: bool,
+    ctx: primekit::research::peers::openssl::Ctx,
+    samples: Vec<f64>,
+}
+
+#[cfg(feature = "compare")]
+impl OpensslArm {
+    pub fn new(bits: u32, safe: bool) -> Self {
+        let ctx = primekit::research::peers::openssl::Ctx::new();
+        primekit::research::peers::openssl::generate_prime(bits, safe, &ctx); // warm-up, untimed
+        OpensslArm { bits, safe, ctx, samples: Vec::new() }
+    }
+
+    pub fn step(&mut self) {
+        let start = Instant::now();
+        let p = primekit::research::peers::openssl::generate_prime(self.bits, self.safe, &self.ctx);
+        self.samples.push(start.elapsed().as_secs_f64() * 1e3);
+        assert_eq!(p.bits(), self.bits as u64);
+        if self.samples.len() <= 2 {
             assert!(primekit::is_prime(&p), "OpenSSL returned a composite?");
         }
     }
-    let (mean, median) = mean_median(&samples);
-    let json = json!({"op": "pga", "engine": "openssl", "pga": "BN_generate_prime_ex2", "sieve": "openssl-native", "safe": safe,
-        "bits": bits, "count": count, "mean_ms": mean, "median_ms": median});
-    Measured {
-        mean_ms: mean,
-        json,
+
+    pub fn finish(&self) -> Measured {
+        let (mean, median) = mean_median(&self.samples);
+        let json = json!({"op": "pga", "engine": "openssl", "pga": "BN_generate_prime_ex2", "sieve": "openssl-native",
+            "safe": self.safe, "bits": self.bits, "count": self.samples.len(), "mean_ms": mean, "median_ms": median});
+        Measured { mean_ms: mean, json }
     }
+}
+
+/// OpenSSL's generator timed `count` times.
+#[cfg(feature = "compare")]
+pub fn measure_openssl(bits: u32, safe: bool, count: usize) -> Measured {
+    let mut arm = OpensslArm::new(bits, safe);
+    for _ in 0..count {
+        arm.step();
+    }
+    arm.finish()
 }
 
 pub fn os_rng() -> Result<ChaCha20Rng, primekit::Error> {
@@ -148,22 +181,37 @@ pub fn run(a: Args) -> ExitCode {
     if let Some(n) = super::peers_note() {
         println!("{n}");
     }
+    // All listed combinations (and OpenSSL) take turns, one prime each per pass, so that
+    // load drifting on a shared machine affects every arm alike.
     for &bits in &a.bits {
-        for &pga in &pgas {
-            for &sieve in &sieves {
-                let r = if sieve == SieveKind::Dirichlet { a.r_dirichlet.unwrap_or(a.r) } else { a.r };
-                let cfg = Config { pga, sieve, safe: a.safe, bits, r, l: a.l, gamma: a.gamma };
-                match measure(&cfg, a.count, &mut rng) {
-                    Ok(m) => println!("{}", m.json),
-                    Err(e) => {
-                        eprintln!("error: {e}");
-                        return ExitCode::from(2);
-                    }
+        let arms = pgas.iter().flat_map(|&pga| sieves.iter().map(move |&sieve| (pga, sieve))).map(|(pga, sieve)| {
+            let r = if sieve == SieveKind::Dirichlet { a.r_dirichlet.unwrap_or(a.r) } else { a.r };
+            Arm::new(&Config { pga, sieve, safe: a.safe, bits, r, l: a.l, gamma: a.gamma }, &mut rng)
+        });
+        let mut arms = match arms.collect::<Result<Vec<_>, _>>() {
+            Ok(v) => v,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        #[cfg(feature = "compare")]
+        let mut peer = OpensslArm::new(bits, a.safe);
+        for _ in 0..a.count {
+            for arm in arms.iter_mut() {
+                if let Err(e) = arm.step(&mut rng) {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
                 }
             }
+            #[cfg(feature = "compare")]
+            peer.step();
+        }
+        for arm in &arms {
+            println!("{}", arm.finish().json);
         }
         #[cfg(feature = "compare")]
-        println!("{}", measure_openssl(bits, a.safe, a.count).json);
+        println!("{}", peer.finish().json);
     }
     ExitCode::SUCCESS
 }
