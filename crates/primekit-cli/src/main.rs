@@ -10,6 +10,8 @@ mod cmd_report;
 mod cmd_test;
 mod numio;
 mod plots;
+mod cmd_dist;
+mod plot;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -37,6 +39,8 @@ enum Cmd {
     Prev(cmd_nextprime::Args),
     /// Diffie-Hellman parameters (safe prime, g = 2) as a PKCS #3 PEM.
     Dhparam(cmd_dhparam::Args),
+    /// Seed 002 §5.2 distribution check of a PGA's output (MSB-byte histogram, residues).
+    Dist(cmd_dist::Args),
     /// Benchmarks; each prints one JSON object per line.
     #[command(subcommand)]
     Bench(bench::BenchCmd),
@@ -54,6 +58,7 @@ fn main() -> ExitCode {
         Cmd::Next(a) => cmd_nextprime::run_next(a),
         Cmd::Prev(a) => cmd_nextprime::run_prev(a),
         Cmd::Dhparam(a) => cmd_dhparam::run(a),
+        Cmd::Dist(a) => cmd_dist::run(a),
         Cmd::Bench(b) => bench::run(b),
         Cmd::Report(a) => cmd_report::run(a),
     }

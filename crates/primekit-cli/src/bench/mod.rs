@@ -14,6 +14,8 @@ mod modexp;
 pub mod modmul;
 pub mod paper;
 pub mod suite;
+pub mod pga;
+mod pga_tables;
 mod test;
 pub mod timing;
 
@@ -40,6 +42,10 @@ pub enum BenchCmd {
     Modmul(modmul::Args),
     /// Merge the JSON lines of sharded suite/adversarial runs.
     Merge(merge::Args),
+    /// Seed 002 incremental-search prime generation: one PGA × sieve combination.
+    Pga(pga::Args),
+    /// Seed 002 Tables 5.1/5.2 and (r, L) heatmaps, beside OpenSSL, in one command.
+    PgaTables(pga_tables::Args),
 }
 
 pub fn run(cmd: BenchCmd) -> ExitCode {
@@ -53,6 +59,8 @@ pub fn run(cmd: BenchCmd) -> ExitCode {
         BenchCmd::Lucas(a) => lucas::run(a),
         BenchCmd::Modmul(a) => modmul::run(a),
         BenchCmd::Merge(a) => merge::run(a),
+        BenchCmd::Pga(a) => pga::run(a),
+        BenchCmd::PgaTables(a) => pga_tables::run(a),
     }
 }
 

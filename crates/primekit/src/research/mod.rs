@@ -9,3 +9,4 @@ pub mod peers;
 pub mod gen_tuning;
 pub mod special_form;
 pub mod tests;
+pub mod pga;

@@ -1,0 +1,193 @@
+//! Deriving the Miller-Rabin rounds t and the NSS round limit U from k, γ and the free
+//! parameters (r, L), as in seed 002 (`002_61fe6b29265335c4.txt`) §3.1–3.2, eq. 3.1–3.13:
+//! the Brandt–Damgård bound on PrimeInc's error (eq. 3.1) with the
+//! Damgård–Landrock–Pomerance bound on P_k(C_m) (eq. 3.2).
+//!
+//! Everything is computed in log2 so that terms such as 2^-1500 (k = 3072) do not
+//! underflow; `tests/fixtures/pga_params.py` recomputes the same values with mpmath.
+
+use crate::sieve::small_primes::SMALL_ODD_PRIMES;
+use crate::Error;
+use std::f64::consts::{LN_2, PI};
+
+/// Largest t searched before declaring the target unreachable.
+pub const MAX_ROUNDS: u32 = 256;
+
+/// log2(Σ 2^x) without overflow or underflow.
+fn log2_sum(xs: impl IntoIterator<Item = f64>) -> f64 {
+    let xs: Vec<f64> = xs.into_iter().collect();
+    let max = xs.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    if max == f64::NEG_INFINITY {
+        return max;
+    }
+    max + xs.iter().map(|x| (x - max).exp2()).sum::<f64>().log2()
+}
+
+/// Largest M allowed in eq. 3.1: the DLP bound (3.2) holds for m <= 2√(k-1) - 1.
+pub fn max_m(k: u32) -> u32 {
+    (2.0 * ((k - 1) as f64).sqrt() - 1.0).floor() as u32
+}
+
+/// log2 of the eq. 3.2 bound: P_k(C_m) <= (8/3)(π² - 6) Σ_{j=2}^{m} 2^{m - j - (k-1)/j}.
+pub fn log2_p_cm(k: u32, m: u32) -> f64 {
+    let c = (8.0 / 3.0 * (PI * PI - 6.0)).log2();
+    c + log2_sum((2..=m).map(|j| m as f64 - j as f64 - (k - 1) as f64 / j as f64))
+}
+
+/// log2 of eq. 3.1 for one M: q <= A (0.5 A Σ_{m=3}^{M} P_k(C_m) 2^{-t(m-1)} + 0.7·2^{-tM}),
+/// with A = L / (2 ln 2).
+pub fn log2_q_at(k: u32, t: u32, l: f64, m_cap: u32) -> f64 {
+    let a = (l / (2.0 * LN_2)).log2();
+    let s = log2_sum((3..=m_cap).map(|m| log2_p_cm(k, m) - (t * (m - 1)) as f64));
+    a + log2_sum([(0.5f64).log2() + a + s, 0.7f64.log2() - (t * m_cap) as f64])
+}
+
+/// log2 q_{k,t,L/2}: eq. 3.1 minimised over 3 <= M <= 2√(k-1) - 1.
+pub fn log2_q(k: u32, t: u32, l: f64) -> f64 {
+    (3..=max_m(k).max(3))
+        .map(|m| log2_q_at(k, t, l, m))
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// E[N_k] ≈ k ln 2, the expected gap between k-bit primes (prime number theorem).
+pub fn expected_prime_gap(k: u32) -> f64 {
+    k as f64 * LN_2
+}
+
+/// log2 E[G_k^r] ≈ log2 Π (1 + 1/(p_i - 1)) over the first r odd primes (§3.2.3,
+/// after Massimo–Paterson): the mean gap between numbers free of those primes.
+pub fn log2_sieve_gap(r: usize) -> f64 {
+    SMALL_ODD_PRIMES[..r]
+        .iter()
+        .map(|&p| (1.0 + 1.0 / (p as f64 - 1.0)).log2())
+        .sum()
+}
+
+/// Derived parameters and the bound they achieve.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Derived {
+    /// Miller-Rabin rounds per candidate.
+    pub t: u32,
+    /// NSS PGA round limit (eq. 3.7); `None` for PGAs without one.
+    pub u: Option<u64>,
+    /// The search-interval length L the error bound was evaluated at.
+    pub l_bound: f64,
+    /// log2 of the error bound reached with this t (<= the target).
+    pub log2_error: f64,
+}
+
+fn check(k: u32, gamma: f64) -> Result<(), Error> {
+    if k < 16 || !(gamma > 0.0 && gamma <= 1024.0) {
+        return Err(Error::InvalidArgument(format!(
+            "need k >= 16 and 0 < γ <= 1024 (got k = {k}, γ = {gamma})"
+        )));
+    }
+    Ok(())
+}
+
+/// Smallest t with `extra + log2 q(k, t, l) <= target`.
+fn smallest_t(k: u32, l: f64, extra: f64, target: f64) -> Result<(u32, f64), Error> {
+    for t in 1..=MAX_ROUNDS {
+        let e = extra + log2_q(k, t, l);
+        if e <= target {
+            return Ok((t, e));
+        }
+    }
+    Err(Error::InvalidArgument(format!(
+        "no t <= {MAX_ROUNDS} reaches 2^{target} at k = {k}, L = {l}"
+    )))
+}
+
+/// NSS round limit from eq. 3.7: U L >= γ k ln²2.
+pub fn nss_rounds(k: u32, gamma: f64, l: u64) -> u64 {
+    (gamma * k as f64 * LN_2 * LN_2 / l as f64).ceil().max(1.0) as u64
+}
+
+/// log2 of the geometric factor of eq. 3.4: (1 - e^{-UL/E[N_k]}) / (1 - e^{-L/E[N_k]}).
+pub fn log2_nss_factor(k: u32, l: u64, u: u64) -> f64 {
+    let g = expected_prime_gap(k);
+    let x = l as f64 / g;
+    ((-(-(u as f64) * x).exp_m1()) / (-(-x).exp_m1())).log2()
+}
+
+/// NSS PGA (§3.2.1): U from eq. 3.7, then the smallest t keeping eq. 3.5 <= 2^-γ.
+pub fn derive_nss(k: u32, gamma: f64, l: u64) -> Result<Derived, Error> {
+    check(k, gamma)?;
+    if l < 2 {
+        return Err(Error::InvalidArgument("L must be at least 2".into()));
+    }
+    let u = nss_rounds(k, gamma, l);
+    let (t, e) = smallest_t(k, l as f64, log2_nss_factor(k, l, u), -gamma)?;
+    Ok(Derived {
+        t,
+        u: Some(u),
+        l_bound: l as f64,
+        log2_error: e,
+    })
+}
+
+/// Smallest L with failure probability e^{-L/(k ln 2)} <= 2^-(γ+1) (eq. 3.8).
+pub fn natural_min_l(k: u32, gamma: f64) -> u64 {
+    ((gamma + 1.0) * k as f64 * LN_2 * LN_2).ceil() as u64
+}
+
+/// Natural PGA (§3.2.2): L >= (γ+1) k ln²2 (eq. 3.8; a larger requested L is kept),
+/// then the smallest t with q_{k,t,L/2} <= 2^-(γ+1) (eq. 3.9).
+pub fn derive_natural(k: u32, gamma: f64, l: Option<u64>) -> Result<Derived, Error> {
+    check(k, gamma)?;
+    let l = natural_min_l(k, gamma).max(l.unwrap_or(0));
+    let (t, e) = smallest_t(k, l as f64, 0.0, -(gamma + 1.0))?;
+    Ok(Derived {
+        t,
+        u: None,
+        l_bound: l as f64,
+        log2_error: e,
+    })
+}
+
+/// log2(E[N_k] / (2 E[G_k^r])): the expected number of OpenSSL rounds (eq. 3.10).
+pub fn log2_openssl_rounds(k: u32, r: usize) -> f64 {
+    (expected_prime_gap(k) / 2.0).log2() - log2_sieve_gap(r)
+}
+
+/// OpenSSL PGA (§3.2.3): c from eq. 3.13, L/2 = c k ln 2, then the smallest t with
+/// eq. 3.12: (γ+1) + log2(E[N_k]/(2E[G_k^r])) <= -log2 q_{k,t,L/2}.
+pub fn derive_openssl(k: u32, gamma: f64, r: usize) -> Result<Derived, Error> {
+    check(k, gamma)?;
+    if r == 0 || r > SMALL_ODD_PRIMES.len() {
+        return Err(Error::InvalidArgument(format!(
+            "r must be in 1..={}",
+            SMALL_ODD_PRIMES.len()
+        )));
+    }
+    let x = log2_openssl_rounds(k, r);
+    let c = LN_2 / 2.0 * ((gamma + 1.0) + x);
+    let l = 2.0 * c * k as f64 * LN_2;
+    let (t, e) = smallest_t(k, l, x, -(gamma + 1.0))?;
+    Ok(Derived {
+        t,
+        u: None,
+        l_bound: l,
+        log2_error: e,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log2_sum_is_stable() {
+        assert!((log2_sum([-2000.0, -2000.0]) + 1999.0).abs() < 1e-12);
+        assert_eq!(log2_sum(std::iter::empty()), f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn rounds_cover_failure_bound() {
+        for (k, l) in [(1024u32, 700u64), (1024, 48_000), (2048, 4000)] {
+            let u = nss_rounds(k, 128.0, l);
+            assert!(u as f64 * l as f64 >= 128.0 * k as f64 * LN_2 * LN_2);
+            assert!((u - 1) as f64 * (l as f64) < 128.0 * k as f64 * LN_2 * LN_2);
+        }
+    }
+}
