@@ -4,11 +4,13 @@
 //! assembly may appear (the x86_64 BMI2/ADX kernels), always beside a portable kernel
 //! with the same contract that is built and tested on every platform.
 
+pub mod ifma;
 pub mod limbs;
 pub mod modexp;
 pub mod mont64;
 pub mod mont;
 pub mod portable;
+pub mod pow2;
 pub mod word;
 #[cfg(target_arch = "x86_64")]
 pub mod x86_64_adx;

@@ -110,11 +110,6 @@ fn decide<R: CryptoRngCore>(n: &BigUint, rng: impl FnOnce() -> Result<R, Error>)
         return Ok(false);
     }
     let mut rng = rng()?;
-    for _ in 0..mr_rounds(bits) {
-        let a = mr.random_base(&mut rng)?;
-        if !mr.passes_vartime(&a) {
-            return Ok(false);
-        }
-    }
-    Ok(true)
+    let bases = (0..mr_rounds(bits)).map(|_| mr.random_base(&mut rng)).collect::<Result<Vec<_>, _>>()?;
+    Ok(mr.passes_all_vartime(&bases))
 }

@@ -8,6 +8,9 @@
 
 use crate::arith::limbs::{add_assign, eq_mask, from_limbs, lt_vartime, to_limbs, Limb};
 use crate::arith::modexp::{pow_ct, pow_vartime};
+use crate::arith::ifma::{Ifma8, LANES};
+use crate::arith::pow2::pow2_vartime;
+use std::cell::OnceCell;
 use crate::arith::MontContext;
 use crate::Error;
 use num_bigint::BigUint;
@@ -25,6 +28,8 @@ pub struct MillerRabin {
     /// n - 4: random bases are 2 + (uniform value in [0, n-4]).
     n_minus_4: Vec<Limb>,
     n_minus_4_bits: usize,
+    /// Eight-lane IFMA context, built on first use (None without IFMA).
+    lanes: OnceCell<Option<Ifma8>>,
 }
 
 impl MillerRabin {
@@ -47,6 +52,7 @@ impl MillerRabin {
             s,
             n_minus_4_bits: nm4.bits() as usize,
             n_minus_4: to_limbs(&nm4, len).expect("fits"),
+            lanes: OnceCell::new(),
             ctx,
         })
     }
@@ -66,7 +72,13 @@ impl MillerRabin {
     pub fn passes_vartime(&self, a: &[Limb]) -> bool {
         let mut t = self.ctx.scratch();
         let am = self.ctx.to_mont(a, &mut t);
-        let mut x = pow_vartime(&self.ctx, &am, &self.d);
+        self.finish_round_vartime(pow_vartime(&self.ctx, &am, &self.d))
+    }
+
+    /// The rest of a round from x = a^d (Montgomery form): pass if x = 1, or if -1
+    /// appears among x, x^2, ..., x^(2^(s-1)).
+    fn finish_round_vartime(&self, mut x: Vec<Limb>) -> bool {
+        let mut t = self.ctx.scratch();
         if x == self.ctx.one() || x == self.minus_one {
             return true;
         }
@@ -82,6 +94,38 @@ impl MillerRabin {
             }
         }
         false
+    }
+
+    /// True if n passes every base in `bases` (each as for [`Self::passes_vartime`]).
+    /// With AVX-512 IFMA, eight bases share each instruction ([`Ifma8`]): the rounds
+    /// are independent exponentiations with the same n and d. Stops at the first batch
+    /// containing a witness.
+    pub fn passes_all_vartime(&self, bases: &[Vec<Limb>]) -> bool {
+        let lanes = self.lanes.get_or_init(|| if self.ctx.len() >= 4 { Ifma8::new(&self.modulus()) } else { None });
+        let Some(c) = lanes else {
+            return bases.iter().all(|a| self.passes_vartime(a));
+        };
+        let (one, minus_one) = c.one_and_minus_one();
+        for batch in bases.chunks(LANES) {
+            let xs: Vec<BigUint> = batch.iter().map(|a| from_limbs(a)).collect();
+            let mut x = c.pow_vartime(&c.to_mont(&xs), &self.d);
+            let vals = c.lanes_reduced(&x);
+            let mut passed: Vec<bool> = (0..batch.len()).map(|k| vals[k] == one || vals[k] == minus_one).collect();
+            for _ in 1..self.s {
+                if passed.iter().all(|&p| p) {
+                    break;
+                }
+                x = c.mul(&x, &x);
+                let vals = c.lanes_reduced(&x);
+                for (k, p) in passed.iter_mut().enumerate() {
+                    *p |= vals[k] == minus_one;
+                }
+            }
+            if !passed.iter().all(|&p| p) {
+                return false;
+            }
+        }
+        true
     }
 
     /// The same round in constant time for a secret n (prime generation): the
@@ -108,10 +152,9 @@ impl MillerRabin {
     }
 
     /// One round with base 2, the cheap first filter: a failure proves compositeness.
+    /// Uses [`pow2_vartime`] (doublings instead of products by the base).
     pub fn passes_base_two_vartime(&self) -> bool {
-        let mut two = vec![0; self.ctx.len()];
-        two[0] = 2;
-        self.passes_vartime(&two)
+        self.finish_round_vartime(pow2_vartime(&self.ctx, &self.d))
     }
 
     /// A base drawn uniformly from [2, n - 2] by rejection sampling (each draw succeeds
@@ -190,5 +233,31 @@ mod tests {
         }
         assert!(MillerRabin::new(&BigUint::from(4u8)).is_err());
         assert!(MillerRabin::new(&BigUint::from(3u8)).is_err());
+    }
+}
+
+#[cfg(test)]
+mod batch_tests {
+    use super::*;
+    use rand_chacha::rand_core::SeedableRng;
+
+    #[test]
+    fn batch_agrees_with_single_rounds() {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(9);
+        // A prime (all pass), a Carmichael-like composite and a (2x+1)(4x+1)-style
+        // product where many bases lie: the batch verdict equals the AND of single rounds.
+        let p = (BigUint::from(1u8) << 607u32) - 1u8;
+        let q = (BigUint::from(1u8) << 521u32) - 1u8;
+        for n in [p.clone(), &p * &q, BigUint::from(3215031751u64) * &q] {
+            if !n.bit(0) {
+                continue;
+            }
+            let mr = MillerRabin::new(&n).unwrap();
+            for count in [1usize, 7, 8, 9, 20] {
+                let bases: Vec<_> = (0..count).map(|_| mr.random_base(&mut rng).unwrap()).collect();
+                let want = bases.iter().all(|a| mr.passes_vartime(a));
+                assert_eq!(mr.passes_all_vartime(&bases), want, "n bits {} count {count}", n.bits());
+            }
+        }
     }
 }

@@ -1,0 +1,266 @@
+//! Eight Montgomery exponentiations at once with AVX-512 IFMA: eight different bases,
+//! one modulus, one exponent, one base per 64-bit lane, numbers in radix 2^52.
+//!
+//! Why: after the first Miller-Rabin round passes, the remaining rounds are
+//! independent exponentiations with the same n and the same exponent d, so they can
+//! share every instruction. `vpmadd52luq`/`vpmadd52huq` add the low/high 52 bits of
+//! eight 52x52-bit products to eight 64-bit accumulators per instruction.
+//!
+//! Contract of the kernel [`amm`] (almost Montgomery multiplication, R = 2^(52 l)):
+//! - the modulus m is odd with 4m < R (so l = ceil((bits + 2) / 52));
+//! - inputs are lane-wise values < 2m held in l limbs each < 2^52;
+//! - output: a*b*R^{-1} mod m up to one extra m, i.e. a value < 2m, limbs < 2^52;
+//! - every accumulator receives at most 4l terms < 2^52 plus carries < 2^12, so it stays
+//!   below 2^64 for l < 1024 (sizes up to ~53,000 bits);
+//! - `out` must not alias the inputs. Timing depends only on l (no data-dependent
+//!   branch or index), though the exponentiation above it is variable time.
+
+use super::limbs::{bit, bit_len_vartime};
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+
+/// Lanes processed together.
+pub const LANES: usize = 8;
+const MASK52: u64 = (1 << 52) - 1;
+
+/// True when this CPU has AVX-512F and AVX-512 IFMA.
+pub fn has_ifma() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// One number per lane: `limbs[j][k]` is 52-bit limb j of lane k.
+#[derive(Clone, Debug)]
+pub struct Lanes {
+    limbs: Vec<[u64; LANES]>,
+}
+
+/// Precomputation for one odd modulus m (public).
+#[derive(Clone, Debug)]
+pub struct Ifma8 {
+    l: usize,
+    m: BigUint,
+    m52: Vec<[u64; LANES]>,
+    m0inv: u64,
+    r2: Lanes,
+}
+
+fn to_radix52(x: &BigUint, l: usize) -> Vec<u64> {
+    let mut out = Vec::with_capacity(l);
+    let mut v = x.clone();
+    let mask = BigUint::from(MASK52);
+    for _ in 0..l {
+        out.push((&v & &mask).iter_u64_digits().next().unwrap_or(0));
+        v >>= 52u32;
+    }
+    debug_assert!(v.is_zero());
+    out
+}
+
+fn from_radix52(limbs: impl Iterator<Item = u64>) -> BigUint {
+    let v: Vec<u64> = limbs.collect();
+    v.iter().rev().fold(BigUint::zero(), |acc, &x| (acc << 52u32) + x)
+}
+
+impl Ifma8 {
+    /// Context for odd `m >= 3`, or `None` when the CPU lacks IFMA or m is unsuitable.
+    pub fn new(m: &BigUint) -> Option<Ifma8> {
+        if !has_ifma() || !m.bit(0) || m.bits() < 2 || m.bits() > 50_000 {
+            return None;
+        }
+        let l = (m.bits() as usize + 2).div_ceil(52);
+        let m0 = m.iter_u64_digits().next().unwrap() & MASK52;
+        // -m^{-1} mod 2^52 by Newton iteration.
+        let mut inv = m0;
+        for _ in 0..6 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(m0.wrapping_mul(inv)));
+        }
+        let m0inv = inv.wrapping_neg() & MASK52;
+        let r = BigUint::one() << (52 * l);
+        let r2 = (&r * &r) % m;
+        let m52 = to_radix52(m, l).into_iter().map(|x| [x; LANES]).collect();
+        let mut ctx = Ifma8 { l, m: m.clone(), m52, m0inv, r2: Lanes { limbs: Vec::new() } };
+        ctx.r2 = ctx.broadcast(&r2);
+        Some(ctx)
+    }
+
+    fn broadcast(&self, x: &BigUint) -> Lanes {
+        Lanes { limbs: to_radix52(x, self.l).into_iter().map(|v| [v; LANES]).collect() }
+    }
+
+    /// Lanes holding `xs` (up to 8 values `< m`; missing lanes get 1), in Montgomery form.
+    pub fn to_mont(&self, xs: &[BigUint]) -> Lanes {
+        assert!(xs.len() <= LANES);
+        let mut lanes = Lanes { limbs: vec![[0; LANES]; self.l] };
+        for k in 0..LANES {
+            let x = xs.get(k).cloned().unwrap_or_else(BigUint::one);
+            for (j, v) in to_radix52(&(x % &self.m), self.l).into_iter().enumerate() {
+                lanes.limbs[j][k] = v;
+            }
+        }
+        self.mul(&lanes, &self.r2)
+    }
+
+    /// Lane-wise Montgomery product (values < 2m in, < 2m out).
+    pub fn mul(&self, a: &Lanes, b: &Lanes) -> Lanes {
+        let mut out = Lanes { limbs: vec![[0; LANES]; self.l] };
+        // SAFETY: `new` returned Some only when the CPU has AVX-512F and IFMA; all
+        // slices have the lengths amm expects.
+        unsafe { amm(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, self.m0inv) };
+        out
+    }
+
+    /// Each lane's value as the canonical Montgomery residue in [0, m).
+    pub fn lanes_reduced(&self, x: &Lanes) -> Vec<BigUint> {
+        (0..LANES)
+            .map(|k| {
+                let v = from_radix52(x.limbs.iter().map(|l| l[k]));
+                if v >= self.m {
+                    v - &self.m
+                } else {
+                    v
+                }
+            })
+            .collect()
+    }
+
+    /// `R mod m` and `(m-1) R mod m`: 1 and -1 in this context's Montgomery form.
+    pub fn one_and_minus_one(&self) -> (BigUint, BigUint) {
+        let r = (BigUint::one() << (52 * self.l)) % &self.m;
+        let mr = (&self.m - &r) % &self.m;
+        (r, mr)
+    }
+
+    /// Lane-wise `base^e` (Montgomery form in and out) by sliding window; variable
+    /// time in the public exponent.
+    pub fn pow_vartime(&self, base: &Lanes, e: &[u64]) -> Lanes {
+        let bits = bit_len_vartime(e);
+        let mut acc = self.to_mont(&[]); // 1 in every lane
+        if bits == 0 {
+            return acc;
+        }
+        let w = if bits > 512 { 5 } else if bits > 128 { 4 } else { 3 };
+        let b2 = self.mul(base, base);
+        let mut table = vec![base.clone()];
+        for i in 1..(1usize << (w - 1)) {
+            let next = self.mul(&table[i - 1], &b2);
+            table.push(next);
+        }
+        let mut started = false;
+        let mut i = bits as isize - 1;
+        while i >= 0 {
+            if bit(e, i as usize) == 0 {
+                acc = self.mul(&acc, &acc);
+                i -= 1;
+                continue;
+            }
+            let mut j = (i - w as isize + 1).max(0);
+            while bit(e, j as usize) == 0 {
+                j += 1;
+            }
+            let mut val = 0usize;
+            for k in (j..=i).rev() {
+                val = (val << 1) | bit(e, k as usize) as usize;
+            }
+            if started {
+                for _ in j..=i {
+                    acc = self.mul(&acc, &acc);
+                }
+                acc = self.mul(&acc, &table[val >> 1]);
+            } else {
+                acc = table[val >> 1].clone();
+                started = true;
+            }
+            i = j - 1;
+        }
+        acc
+    }
+}
+
+/// The IFMA kernel; see the module contract.
+///
+/// # Safety
+/// The CPU must support AVX-512F and AVX-512 IFMA. `out`, `a`, `b`, `m` have l entries,
+/// `acc` has 2l + 1.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn amm(out: &mut [[u64; LANES]], a: &[[u64; LANES]], b: &[[u64; LANES]], m: &[[u64; LANES]], m0inv: u64) {
+    let l = m.len();
+    assert!(a.len() == l && b.len() == l && out.len() == l);
+    let ld = |p: &[u64; LANES]| unsafe { _mm512_loadu_si512(p.as_ptr() as *const _) };
+    let zero = _mm512_setzero_si512();
+    let mut av: Vec<__m512i> = a.iter().map(ld).collect();
+    let mv: Vec<__m512i> = m.iter().map(ld).collect();
+    let mut t: Vec<__m512i> = vec![zero; 2 * l + 1];
+    let inv = _mm512_set1_epi64(m0inv as i64);
+    let mask = _mm512_set1_epi64(MASK52 as i64);
+    for i in 0..l {
+        let bi = ld(&b[i]);
+        for j in 0..l {
+            t[i + j] = _mm512_madd52lo_epu64(t[i + j], av[j], bi);
+            t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], av[j], bi);
+        }
+        // q = t_i * (-m^{-1}) mod 2^52 per lane (IFMA reads only the low 52 bits of t_i).
+        let q = _mm512_madd52lo_epu64(zero, t[i], inv);
+        for j in 0..l {
+            t[i + j] = _mm512_madd52lo_epu64(t[i + j], mv[j], q);
+            t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], mv[j], q);
+        }
+        // t_i is now 0 mod 2^52; move its carry up.
+        t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srli_epi64::<52>(t[i]));
+    }
+    // Normalise t[l..2l] to 52-bit limbs (the value is < 2m < R, so no carry remains).
+    let mut carry = zero;
+    for j in 0..l {
+        let v = _mm512_add_epi64(t[l + j], carry);
+        carry = _mm512_srli_epi64::<52>(v);
+        av[j] = _mm512_and_si512(v, mask);
+        unsafe { _mm512_storeu_si512(out[j].as_mut_ptr() as *mut _, av[j]) };
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+unsafe fn amm(_: &mut [[u64; LANES]], _: &[[u64; LANES]], _: &[[u64; LANES]], _: &[[u64; LANES]], _: u64) {
+    unreachable!("Ifma8::new returns None off x86_64")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::RandBigInt;
+    use rand::SeedableRng;
+
+    #[test]
+    fn pow_matches_modpow_per_lane() {
+        if !has_ifma() {
+            eprintln!("no AVX-512 IFMA on this CPU: lane kernel not exercised");
+            return;
+        }
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        for bits in [3u64, 52, 53, 64, 100, 511, 1024, 1500, 2048, 3072, 4096] {
+            let mut m = rng.gen_biguint(bits) | BigUint::one();
+            m.set_bit(bits - 1, true);
+            if m.bits() < 2 {
+                m = BigUint::from(3u8);
+            }
+            let ctx = Ifma8::new(&m).unwrap();
+            let xs: Vec<BigUint> = (0..LANES).map(|k| if k == 0 { &m - 1u8 } else { rng.gen_biguint_below(&m) }).collect();
+            let e = rng.gen_biguint(bits.min(1100));
+            let got = ctx.lanes_reduced(&ctx.pow_vartime(&ctx.to_mont(&xs), &e.to_u64_digits()));
+            let r = BigUint::one() << (52 * ctx.l);
+            for k in 0..LANES {
+                let want = xs[k].modpow(&e, &m) * &r % &m;
+                assert_eq!(got[k], want, "bits={bits} lane={k}");
+            }
+        }
+    }
+}
