@@ -1,13 +1,16 @@
 //! Montgomery arithmetic against num-bigint on fuzzer-chosen modulus and operands, every
 //! kernel this CPU has: `mul`, `sqr`, `pow_vartime`, `pow_ct` (with the exact and a padded
-//! exponent length) and the to/from-Montgomery conversions.
+//! exponent length), `pow2_vartime`, the to/from-Montgomery conversions, and, on CPUs with
+//! AVX-512 IFMA, the eight-lane `Ifma8` product and exponentiation.
 //! Layout: [L][m: L bytes][a: L][b: L][exponent: rest, at most 64 bytes], L in 1..=128.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use num_bigint::BigUint;
 use primekit::arith::limbs::from_limbs;
+use primekit::arith::ifma::Ifma8;
 use primekit::arith::modexp::{pow_ct, pow_vartime};
+use primekit::arith::pow2::pow2_vartime;
 use primekit::arith::{Kernel, MontContext};
 
 fuzz_target!(|data: &[u8]| {
@@ -43,5 +46,23 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(from_limbs(&ctx.from_mont(&got, &mut t)), want, "pow_ct {kernel:?}");
         let got = pow_ct(&ctx, &am, &e_limbs, 64 * e_limbs.len() + 3);
         assert_eq!(from_limbs(&ctx.from_mont(&got, &mut t)), want, "pow_ct padded {kernel:?}");
+        let got = pow2_vartime(&ctx, &e_limbs);
+        assert_eq!(from_limbs(&ctx.from_mont(&got, &mut t)), BigUint::from(2u8).modpow(&e, &m), "pow2 {kernel:?}");
+    }
+    if let Some(c) = Ifma8::new(&m) {
+        // Lanes hold Montgomery residues x*R mod m with R = 2^(52 l).
+        let l = (m.bits() as usize + 2).div_ceil(52);
+        let r = (BigUint::from(1u8) << (52 * l)) % &m;
+        let xs: Vec<BigUint> = (0..8u32).map(|k| (&a + &b * k) % &m).collect();
+        let x = c.to_mont(&xs);
+        let pw = c.lanes_reduced(&c.pow_vartime(&x, &e_limbs));
+        let sq = c.lanes_reduced(&c.mul(&x, &x));
+        for k in 0..8 {
+            assert_eq!(sq[k], &xs[k] * &xs[k] % &m * &r % &m, "ifma sqr lane {k} m={m}");
+        }
+        // Exponentiation: the outer lanes only (num-bigint's modpow dominates the run time).
+        for k in [0, 7] {
+            assert_eq!(pw[k], xs[k].modpow(&e, &m) * &r % &m, "ifma pow lane {k} m={m}");
+        }
     }
 });
