@@ -182,3 +182,30 @@ fn largest_primes_below_powers_of_two() {
         }
     }
 }
+
+#[test]
+fn arnault_strong_pseudoprimes_to_many_prime_bases() {
+    // Arnault's composites built to pass Miller-Rabin for every prime base up to a
+    // bound (the 337-digit one for the 46 primes < 200, the 397-digit Carmichael number
+    // for every prime base < 307); taken from the corpus by their provenance notes.
+    let mut found = 0;
+    for line in include_str!("data/vectors.tsv").lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        if f[3].contains("Arnault") || f[3].contains("LARGE_CARMICHAEL") {
+            let n = big(f[0]);
+            assert_eq!(f[1], "composite");
+            if n.bits() > 1000 {
+                // Check the construction really fools fixed prime bases (all primes < 200
+                // for both; up to 293 for the 397-digit one).
+                let mr = MillerRabin::new(&n).unwrap();
+                let bases: &[u64] = if f[0].len() == 397 { &[2, 3, 5, 7, 11, 13, 101, 197, 293] } else { &[2, 3, 5, 7, 11, 13, 101, 197] };
+                for &b in bases {
+                    assert!(mr.passes_vartime(&to_limbs(&BigUint::from(b), mr.context().len()).unwrap()), "base {b}");
+                }
+            }
+            assert!(!is_prime(&n), "Arnault composite of {} digits", f[0].len());
+            found += 1;
+        }
+    }
+    assert!(found >= 3, "found {found}");
+}

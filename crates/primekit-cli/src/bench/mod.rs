@@ -3,6 +3,7 @@
 //! process on the same inputs when built with `--features compare`.
 
 mod modexp;
+mod td;
 mod test;
 pub mod timing;
 
@@ -15,12 +16,15 @@ pub enum BenchCmd {
     Modexp(modexp::Args),
     /// The primality test on random odd inputs or on primes.
     Test(test::Args),
+    /// Calibrate trial division: composite-path cost per r, measured and modelled.
+    Td(td::Args),
 }
 
 pub fn run(cmd: BenchCmd) -> ExitCode {
     match cmd {
         BenchCmd::Modexp(a) => modexp::run(a),
         BenchCmd::Test(a) => test::run(a),
+        BenchCmd::Td(a) => td::run(a),
     }
 }
 

@@ -77,7 +77,10 @@ impl Ifma8 {
         if !has_ifma() || !m.bit(0) || m.bits() < 2 || m.bits() > 50_000 {
             return None;
         }
+        // Round l up to a size with a fully unrolled kernel (zero top limbs are harmless:
+        // a larger R keeps 4m < R).
         let l = (m.bits() as usize + 2).div_ceil(52);
+        let l = FIXED_SIZES.iter().copied().find(|&f| f >= l).unwrap_or(l);
         let m0 = m.iter_u64_digits().next().unwrap() & MASK52;
         // -m^{-1} mod 2^52 by Newton iteration.
         let mut inv = m0;
@@ -114,8 +117,18 @@ impl Ifma8 {
     pub fn mul(&self, a: &Lanes, b: &Lanes) -> Lanes {
         let mut out = Lanes { limbs: vec![[0; LANES]; self.l] };
         // SAFETY: `new` returned Some only when the CPU has AVX-512F and IFMA; all
-        // slices have the lengths amm expects.
-        unsafe { amm(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, self.m0inv) };
+        // slices have the lengths the kernels expect.
+        unsafe {
+            match self.l {
+                10 => amm_fixed::<10, 21>(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, self.m0inv),
+                20 => amm_fixed::<20, 41>(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, self.m0inv),
+                30 => amm_fixed::<30, 61>(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, self.m0inv),
+                40 => amm_fixed::<40, 81>(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, self.m0inv),
+                60 => amm_fixed::<60, 121>(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, self.m0inv),
+                80 => amm_fixed::<80, 161>(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, self.m0inv),
+                _ => amm(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, self.m0inv),
+            }
+        }
         out
     }
 
@@ -186,7 +199,53 @@ impl Ifma8 {
     }
 }
 
-/// The IFMA kernel; see the module contract.
+/// Sizes (in 52-bit limbs) with a fixed-size kernel: 512, 1024, 1536, 2048, 3072, 4096
+/// bits plus the two guard bits.
+const FIXED_SIZES: [usize; 6] = [10, 20, 30, 40, 60, 80];
+
+/// [`amm`] for a compile-time size: L limbs, T = 2L + 1 accumulators kept on the stack,
+/// so the compiler unrolls the loops and allocates nothing.
+///
+/// # Safety
+/// As [`amm`], with every slice of length L.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn amm_fixed<const L: usize, const T: usize>(out: &mut [[u64; LANES]], a: &[[u64; LANES]], b: &[[u64; LANES]], m: &[[u64; LANES]], m0inv: u64) {
+    assert!(T == 2 * L + 1 && a.len() == L && b.len() == L && out.len() == L && m.len() == L);
+    let ld = |p: &[u64; LANES]| unsafe { _mm512_loadu_si512(p.as_ptr() as *const _) };
+    let zero = _mm512_setzero_si512();
+    let av: [__m512i; L] = core::array::from_fn(|j| ld(&a[j]));
+    let mut t = [zero; T];
+    let inv = _mm512_set1_epi64(m0inv as i64);
+    let mask = _mm512_set1_epi64(MASK52 as i64);
+    for i in 0..L {
+        let bi = ld(&b[i]);
+        for j in 0..L {
+            t[i + j] = _mm512_madd52lo_epu64(t[i + j], av[j], bi);
+            t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], av[j], bi);
+        }
+        let q = _mm512_madd52lo_epu64(zero, t[i], inv);
+        for j in 0..L {
+            let mj = ld(&m[j]);
+            t[i + j] = _mm512_madd52lo_epu64(t[i + j], mj, q);
+            t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], mj, q);
+        }
+        t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srli_epi64::<52>(t[i]));
+    }
+    let mut carry = zero;
+    for j in 0..L {
+        let v = _mm512_add_epi64(t[L + j], carry);
+        carry = _mm512_srli_epi64::<52>(v);
+        unsafe { _mm512_storeu_si512(out[j].as_mut_ptr() as *mut _, _mm512_and_si512(v, mask)) };
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+unsafe fn amm_fixed<const L: usize, const T: usize>(_: &mut [[u64; LANES]], _: &[[u64; LANES]], _: &[[u64; LANES]], _: &[[u64; LANES]], _: u64) {
+    unreachable!("Ifma8::new returns None off x86_64")
+}
+
+/// The IFMA kernel for any size; see the module contract.
 ///
 /// # Safety
 /// The CPU must support AVX-512F and AVX-512 IFMA. `out`, `a`, `b`, `m` have l entries,

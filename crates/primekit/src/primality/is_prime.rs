@@ -46,16 +46,29 @@ pub const fn mr_rounds(bits: u64) -> usize {
 ///
 /// Chosen by redoing seed 001's cost model (eq. 2-6) with this engine's costs: the
 /// expected cost on a random odd composite is sum_{i<=r} (1 - sigma_{i-1}) C_TD +
-/// (1 - sigma_r) C_MR, minimised near p_r ~ C_MR / C_TD. Our grouped trial division
-/// makes C_TD far smaller than OpenSSL's `BN_mod_word` loop, so r is larger than seed
-/// 001's Table 4. Measurement: `primekit bench td-calibrate` (README, "Trial division").
+/// (1 - sigma_r) C_MR, minimised near p_r ~ C_MR / C_TD (seed 001 §3.2). Grouped trial
+/// division (several primes per word division) makes C_TD tiny: measured C_MR / C_TD
+/// is about 11,500 at 512 bits, 19,000 at 1024, 55,000 at 2048, 135,000 at 3072 and
+/// 190,000 at 4096, so r is an order of magnitude above seed 001's Table 4. The table
+/// takes the measured minimum of the composite-path cost where it is clear and the
+/// model's where the measured curve is flat (2 cores, shared machine):
+///
+/// | bits | r measured best (flat range) | r chosen |
+/// |---|---|---|
+/// | <= 512 | 512-2048 | 1024 |
+/// | <= 1024 | 2048 | 2048 |
+/// | <= 2048 | 1024-4096 | 4096 |
+/// | <= 4096 | 4096-8192 | 8192 |
+/// | > 4096 | (model) | 9999 (all) |
+///
+/// Reproduce: `primekit bench td --bits 512,1024,2048,3072,4096`.
 pub const fn trial_division_primes(bits: u64) -> usize {
     match bits {
-        0..=512 => 256,
-        513..=1024 => 512,
-        1025..=2048 => 1024,
-        2049..=4096 => 2048,
-        _ => 4096,
+        0..=512 => 1024,
+        513..=1024 => 2048,
+        1025..=2048 => 4096,
+        2049..=4096 => 8192,
+        _ => crate::sieve::NUM_SMALL_ODD_PRIMES,
     }
 }
 

@@ -1,0 +1,72 @@
+//! `primekit test` end to end: order kept, bad lines reported and skipped, exit codes,
+//! size cap enforced at once, `--jobs` agreeing with one job.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn run(args: &[&str], stdin: &str) -> (String, String, i32) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_primekit"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn primekit");
+    let mut sin = child.stdin.take().unwrap();
+    let input = stdin.to_owned();
+    let writer = std::thread::spawn(move || {
+        let _ = sin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap(), out.status.code().unwrap_or(-1))
+}
+
+#[test]
+fn stdin_lines_in_order_with_bad_lines_reported() {
+    let input = "17\n\n-5\n  0x1f  \n1\nabc\n561\n0\n170141183460469231731687303715884105727\n";
+    let (out, err, code) = run(&["test"], input);
+    assert_eq!(out, "17 prime\n0x1f prime\n1 neither\n561 composite\n0 neither\n170141183460469231731687303715884105727 prime\n");
+    assert!(err.contains("line 2: empty input"), "{err}");
+    assert!(err.contains("line 3: signs are not accepted"), "{err}");
+    assert!(err.contains("line 6: unexpected character 'a'"), "{err}");
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn arguments_and_clean_exit() {
+    let (out, err, code) = run(&["test", "2", "4", "0xFFFFFFFFFFFFFFC5"], "");
+    assert_eq!(out, "2 prime\n4 composite\n0xFFFFFFFFFFFFFFC5 prime\n");
+    assert!(err.is_empty());
+    assert_eq!(code, 0);
+    let (out, _, code) = run(&["test", "--json", "7"], "");
+    assert_eq!(out.trim(), r#"{"argument":1,"input":"7","result":"prime"}"#);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn jobs_agree_with_one_job() {
+    let input: String = (1_000_000u64..1_003_000).map(|n| format!("{n}\n")).collect();
+    let (one, _, c1) = run(&["test"], &input);
+    let (four, _, c4) = run(&["test", "--jobs", "4"], &input);
+    assert_eq!((c1, c4), (0, 0));
+    assert_eq!(one, four);
+    assert_eq!(one.lines().count(), 3000);
+    // 1,000,003 is prime; 1,000,000 is not.
+    assert!(one.starts_with("1000000 composite\n1000001 composite\n1000002 composite\n"));
+}
+
+#[test]
+fn oversized_input_fails_fast() {
+    let huge = "9".repeat(100_000);
+    let start = Instant::now();
+    let (out, err, code) = run(&["test"], &format!("{huge}\n13\n"));
+    assert!(start.elapsed() < Duration::from_secs(5), "took {:?}", start.elapsed());
+    assert_eq!(out, "13 prime\n");
+    assert!(err.contains("line 1: number exceeds the 65536-bit input cap"), "{err}");
+    assert_eq!(code, 2);
+    let (_, err, code) = run(&["test", &huge], "");
+    assert!(err.contains("argument 1: number exceeds"), "{err}");
+    assert_eq!(code, 2);
+}
