@@ -2,6 +2,7 @@
 //! this file only parses arguments and dispatches.
 
 mod bench;
+mod cmd_check;
 mod cmd_test;
 mod numio;
 
@@ -19,6 +20,10 @@ struct Cli {
 enum Cmd {
     /// Test numbers for primality (arguments, or stdin one per line).
     Test(cmd_test::TestArgs),
+    /// Audit a DH parameter PEM file (PKCS#3 or X9.42); exit 0 ok, 1 check failed, 2 bad input.
+    CheckDh(cmd_check::CheckArgs),
+    /// Audit an RSA private key PEM file (PKCS#1 or PKCS#8); exit 0 ok, 1 check failed, 2 bad input.
+    CheckRsa(cmd_check::CheckArgs),
     /// Benchmarks; each prints one JSON object per line.
     #[command(subcommand)]
     Bench(bench::BenchCmd),
@@ -28,6 +33,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {
         Cmd::Test(a) => cmd_test::run(a),
+        Cmd::CheckDh(a) => cmd_check::run(cmd_check::Kind::Dh, a),
+        Cmd::CheckRsa(a) => cmd_check::run(cmd_check::Kind::Rsa, a),
         Cmd::Bench(b) => bench::run(b),
     }
 }

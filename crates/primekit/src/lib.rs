@@ -16,6 +16,7 @@
 
 pub mod arith;
 mod error;
+pub mod keys;
 pub mod primality;
 pub mod research;
 pub mod sieve;

@@ -1,0 +1,114 @@
+//! `primekit check-dh FILE [--json]` and `primekit check-rsa FILE [--json]`: audit a DH
+//! parameter file or an RSA private key (library: `primekit::keys`; user docs:
+//! `docs/files.md`).
+//!
+//! Exit status: 0 when every check passed (warnings allowed), 1 when at least one
+//! check failed, 2 when the file could not be audited (unreadable, over the size cap,
+//! not PEM, wrong label, damaged PEM/DER, encrypted or unsupported key).
+//!
+//! Text goes to stdout, with input errors on stderr. With `--json`, exactly one JSON
+//! object is printed on stdout in every case (`docs/json.md`): the report's keys plus
+//! `command` and `file`, or `{command, file, ok: false, error_kind, error}`.
+
+use primekit::keys::{self, CheckReport, InputError, MAX_INPUT_BYTES};
+use serde_json::{json, Value};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct CheckArgs {
+    /// PEM file to audit.
+    file: PathBuf,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Which audit to run.
+#[derive(Clone, Copy)]
+pub enum Kind {
+    Dh,
+    Rsa,
+}
+
+impl Kind {
+    fn command(self) -> &'static str {
+        match self {
+            Kind::Dh => "check-dh",
+            Kind::Rsa => "check-rsa",
+        }
+    }
+}
+
+/// Why the file could not be audited.
+enum Failure {
+    Io(std::io::Error),
+    Input(InputError),
+}
+
+impl Failure {
+    fn kind(&self) -> &'static str {
+        match self {
+            Failure::Io(_) => "io",
+            Failure::Input(e) => e.kind(),
+        }
+    }
+
+    fn message(&self) -> String {
+        match self {
+            Failure::Io(e) => format!("cannot read file: {e}"),
+            Failure::Input(e) => e.to_string(),
+        }
+    }
+}
+
+/// Reads at most one byte more than the cap, so a huge file (or an endless device)
+/// fails the library's size check without being read whole.
+fn read_capped(path: &Path) -> Result<Vec<u8>, Failure> {
+    let file = std::fs::File::open(path).map_err(Failure::Io)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_INPUT_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(Failure::Io)?;
+    Ok(bytes)
+}
+
+fn audit(kind: Kind, path: &Path) -> Result<CheckReport, Failure> {
+    let bytes = read_capped(path)?;
+    match kind {
+        Kind::Dh => keys::dh::check_dh_pem(&bytes),
+        Kind::Rsa => keys::rsa::check_rsa_pem(&bytes),
+    }
+    .map_err(Failure::Input)
+}
+
+pub fn run(kind: Kind, a: CheckArgs) -> ExitCode {
+    let file = a.file.display().to_string();
+    match audit(kind, &a.file) {
+        Ok(report) => {
+            if a.json {
+                let mut v = report.to_json();
+                let obj = v.as_object_mut().expect("report JSON is an object");
+                obj.insert("command".into(), Value::from(kind.command()));
+                obj.insert("file".into(), Value::from(file));
+                println!("{v}");
+            } else {
+                print!("file: {file}\n{}", report.to_text());
+            }
+            ExitCode::from(if report.ok() { 0 } else { 1 })
+        }
+        Err(f) => {
+            if a.json {
+                println!(
+                    "{}",
+                    json!({"command": kind.command(), "file": file, "ok": false,
+                           "error_kind": f.kind(), "error": f.message()})
+                );
+            } else {
+                eprintln!("primekit {}: {file}: {}", kind.command(), f.message());
+            }
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,290 @@
+//! Audit of Diffie-Hellman parameter files.
+//!
+//! Reads the first PEM block labelled
+//! - `DH PARAMETERS`: PKCS#3 `DHParameter ::= SEQUENCE { prime INTEGER, base INTEGER,
+//!   privateValueLength INTEGER OPTIONAL }`, as `openssl dhparam` writes; or
+//! - `X9.42 DH PARAMETERS`: RFC 3279 `DomainParameters ::= SEQUENCE { p INTEGER,
+//!   g INTEGER, q INTEGER, j INTEGER OPTIONAL, validationParams ValidationParams
+//!   OPTIONAL }`, as `openssl genpkey -genparam -algorithm DHX` writes.
+//!
+//! Checks, in this order (names are stable):
+//! `p_size`, `p_prime`, then either (X9.42) `q_size`, `q_prime`, `q_divides_p_minus_1`,
+//! (`j_cofactor`) or (PKCS#3) `p_safe_prime`; then `g_range` (1 < g < p-1), `g_order`
+//! (g^q = 1 mod p, with q = (p-1)/2 for a safe prime), (`private_value_length`).
+//! Parenthesised checks appear only when the field is present.
+//!
+//! Primality uses [`crate::try_is_prime`] (seed 001 §4: error <= 2^-128 even for crafted
+//! composites, which is what defeats the "Safety in Numbers" attack). For a PKCS#3 group
+//! (p-1)/2 is tested first; when it is prime, p follows from one Pocklington step
+//! (`pocklington_safe`), halving the cost of auditing a safe-prime group. `validationParams`
+//! (seed, pgenCounter) are parsed but not re-derived; no check depends on them.
+
+use super::input::{decode_pem, uint_value, InputError};
+use super::policy;
+use super::report::{Check, CheckReport, Status};
+use crate::arith::modexp::modpow_vartime;
+use crate::{try_is_prime, Error};
+use der::asn1::{BitStringRef, UintRef};
+use der::{Decode, Sequence};
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+
+/// PEM label of PKCS#3 parameters.
+pub const PKCS3_LABEL: &str = "DH PARAMETERS";
+/// PEM label of X9.42 parameters.
+pub const X942_LABEL: &str = "X9.42 DH PARAMETERS";
+
+/// PKCS#3 `DHParameter`.
+#[derive(Clone, Debug, Eq, PartialEq, Sequence)]
+pub struct DhParameter<'a> {
+    pub prime: UintRef<'a>,
+    pub base: UintRef<'a>,
+    #[asn1(optional = "true")]
+    pub private_value_length: Option<UintRef<'a>>,
+}
+
+/// RFC 3279 `ValidationParams` (FIPS 186 generation seed and counter).
+#[derive(Clone, Debug, Eq, PartialEq, Sequence)]
+pub struct ValidationParams<'a> {
+    pub seed: BitStringRef<'a>,
+    pub pgen_counter: UintRef<'a>,
+}
+
+/// RFC 3279 `DomainParameters` (X9.42).
+#[derive(Clone, Debug, Eq, PartialEq, Sequence)]
+pub struct DomainParameters<'a> {
+    pub p: UintRef<'a>,
+    pub g: UintRef<'a>,
+    pub q: UintRef<'a>,
+    #[asn1(optional = "true")]
+    pub j: Option<UintRef<'a>>,
+    #[asn1(optional = "true")]
+    pub validation_params: Option<ValidationParams<'a>>,
+}
+
+/// Parsed parameters, as integers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DhParams {
+    /// `"pkcs3"` or `"x9.42"`.
+    pub format: &'static str,
+    pub p: BigUint,
+    pub g: BigUint,
+    pub q: Option<BigUint>,
+    pub j: Option<BigUint>,
+    pub private_value_length: Option<BigUint>,
+}
+
+/// Parses a PEM file's bytes (see module docs for the accepted labels).
+pub fn parse_dh_pem(bytes: &[u8]) -> Result<DhParams, InputError> {
+    let (label, der) = decode_pem(bytes, &[PKCS3_LABEL, X942_LABEL])?;
+    if label == PKCS3_LABEL {
+        let d = DhParameter::from_der(&der).map_err(|e| InputError::Der(format!("{label}: {e}")))?;
+        Ok(DhParams {
+            format: "pkcs3",
+            p: uint_value(&d.prime)?,
+            g: uint_value(&d.base)?,
+            q: None,
+            j: None,
+            private_value_length: d.private_value_length.as_ref().map(uint_value).transpose()?,
+        })
+    } else {
+        let d = DomainParameters::from_der(&der).map_err(|e| InputError::Der(format!("{label}: {e}")))?;
+        Ok(DhParams {
+            format: "x9.42",
+            p: uint_value(&d.p)?,
+            g: uint_value(&d.g)?,
+            q: Some(uint_value(&d.q)?),
+            j: d.j.as_ref().map(uint_value).transpose()?,
+            private_value_length: None,
+        })
+    }
+}
+
+/// Parses and audits a PEM file's bytes.
+pub fn check_dh_pem(bytes: &[u8]) -> Result<CheckReport, InputError> {
+    check_dh(&parse_dh_pem(bytes)?)
+}
+
+fn prime_detail(what: &str, prime: bool) -> String {
+    if prime {
+        format!("{what} is prime (error probability <= 2^-128)")
+    } else {
+        format!("{what} is composite")
+    }
+}
+
+/// Audits parsed parameters; errors only if a number is too large to test or the
+/// OS random generator fails.
+pub fn check_dh(d: &DhParams) -> Result<CheckReport, InputError> {
+    let one = BigUint::one();
+    let p = &d.p;
+    let p_minus_1 = if p.is_zero() { BigUint::zero() } else { p - &one };
+    let mut checks = vec![policy::modulus_size("p_size", "p", p.bits())];
+
+    // Without a stated q the group must be safe: (p-1)/2 is tested first, so that p
+    // itself then needs one Fermat step instead of a full test (see `pocklington_safe`).
+    let half = &p_minus_1 >> 1;
+    let half_prime = match d.q {
+        None if p.bits() > 64 && p.bit(0) => Some(try_is_prime(&half)?),
+        _ => None,
+    };
+    let (p_prime, p_detail) = if half_prime == Some(true) {
+        let prime = pocklington_safe(p)?;
+        let how = "(Pocklington: (p-1)/2 is prime and 3^(p-1) = 1 mod p)";
+        (
+            prime,
+            if prime {
+                format!("p is prime {how}; error probability <= 2^-128")
+            } else {
+                "p is composite (3^(p-1) != 1 mod p)".into()
+            },
+        )
+    } else {
+        let prime = try_is_prime(p)?;
+        (prime, prime_detail("p", prime))
+    };
+    checks.push(Check::new("p_prime", Status::from_bool(p_prime), p_detail));
+    // A usable group needs an odd prime p (p = 2 is prime but has no room for g).
+    let p_odd_prime = p_prime && p.bit(0);
+
+    // The subgroup order q whose membership g must have, once it is established.
+    let mut order: Option<BigUint> = None;
+    if let Some(q) = &d.q {
+        checks.push(policy::subgroup_size("q_size", "q", q.bits()));
+        let q_prime = try_is_prime(q)?;
+        checks.push(Check::new(
+            "q_prime",
+            Status::from_bool(q_prime),
+            prime_detail("q", q_prime),
+        ));
+        let divides = !q.is_zero() && !p_minus_1.is_zero() && (&p_minus_1 % q).is_zero();
+        checks.push(Check::new(
+            "q_divides_p_minus_1",
+            Status::from_bool(divides),
+            if divides {
+                "q divides p-1"
+            } else {
+                "q does not divide p-1"
+            },
+        ));
+        if let Some(j) = &d.j {
+            let ok = divides && (&p_minus_1 / q) == *j;
+            checks.push(Check::new(
+                "j_cofactor",
+                Status::from_bool(ok),
+                if ok { "j = (p-1)/q" } else { "j != (p-1)/q" },
+            ));
+        }
+        if p_odd_prime && q_prime && divides {
+            order = Some(q.clone());
+        }
+    } else if p_odd_prime {
+        let safe = match half_prime {
+            Some(known) => known,
+            None => try_is_prime(&half)?,
+        };
+        checks.push(Check::new(
+            "p_safe_prime",
+            Status::from_bool(safe),
+            if safe {
+                "(p-1)/2 is prime: p is a safe prime".to_string()
+            } else {
+                "(p-1)/2 is composite: p is not a safe prime, and the file names no subgroup \
+                 order q, so small subgroups cannot be ruled out"
+                    .to_string()
+            },
+        ));
+        if safe {
+            order = Some(half);
+        }
+    } else {
+        checks.push(Check::new(
+            "p_safe_prime",
+            Status::Skip,
+            "not evaluated: p is not an odd prime",
+        ));
+    }
+
+    let g = &d.g;
+    let g_in_range = *g > one && p_minus_1 > one && *g < p_minus_1;
+    checks.push(Check::new(
+        "g_range",
+        Status::from_bool(g_in_range),
+        if g_in_range {
+            "1 < g < p-1".to_string()
+        } else {
+            format!("g = {} is not in (1, p-1)", short(g))
+        },
+    ));
+
+    checks.push(match (&order, g_in_range) {
+        (Some(q), true) => g_order_check(g, q, p, d.q.is_none())?,
+        _ => Check::new(
+            "g_order",
+            Status::Skip,
+            "not evaluated: needs an odd prime p, a prime subgroup order q dividing p-1, and 1 < g < p-1",
+        ),
+    });
+
+    if let Some(l) = &d.private_value_length {
+        let ok = !l.is_zero() && l.bits() <= 64 && l.iter_u64_digits().next().unwrap_or(0) <= p.bits();
+        checks.push(Check::new(
+            "private_value_length",
+            Status::from_bool(ok),
+            format!("privateValueLength = {} bits (must be in 1..={})", short(l), p.bits()),
+        ));
+    }
+    Ok(CheckReport {
+        format: d.format,
+        checks,
+    })
+}
+
+/// Primality of p = 2q + 1 once q = (p-1)/2 is known prime, by Pocklington's criterion
+/// (Crandall & Pomerance, "Prime Numbers", Thm 4.1.3): q is prime with q > sqrt(p) - 1,
+/// so p is prime iff some a has a^(p-1) = 1 mod p and gcd(a^2 - 1, p) = 1; a = 3 gives
+/// gcd(8, p) = 1 for odd p, and a failing Fermat test proves p composite. One
+/// exponentiation replaces t Miller-Rabin rounds (seed 002 §3.4 tests both p and q by
+/// Miller-Rabin); the only error left is that of the test on q. Needs odd p > 2^64.
+fn pocklington_safe(p: &BigUint) -> Result<bool, InputError> {
+    let p_minus_1 = p - 1u32;
+    Ok(modpow_vartime(&BigUint::from(3u32), &p_minus_1, p)
+        .map_err(Error::from)?
+        .is_one())
+}
+
+/// g^q mod p: 1 means g lies in the subgroup of prime order q. For a safe prime with
+/// q = (p-1)/2 derived (not stated), p-1 means g generates the whole group of order 2q,
+/// which OpenSSL accepts but which leaks one bit (the Legendre symbol) of each secret.
+fn g_order_check(g: &BigUint, q: &BigUint, p: &BigUint, derived: bool) -> Result<Check, InputError> {
+    let r = modpow_vartime(g, q, p).map_err(Error::from)?;
+    let which = if derived { "q = (p-1)/2" } else { "q" };
+    Ok(if r.is_one() {
+        Check::new(
+            "g_order",
+            Status::Pass,
+            format!("g^q = 1 mod p: g generates the subgroup of prime order {which}"),
+        )
+    } else if derived && r == p - 1u32 {
+        Check::new(
+            "g_order",
+            Status::Warn,
+            "g^q = p-1 mod p: g generates the full group of order 2q (leaks one bit of each secret)",
+        )
+    } else {
+        Check::new(
+            "g_order",
+            Status::Fail,
+            format!("g^q != 1 mod p ({which}): g is not in the order-q subgroup"),
+        )
+    })
+}
+
+/// A number for a message: decimal when short, else its size.
+fn short(n: &BigUint) -> String {
+    if n.bits() <= 64 {
+        n.to_string()
+    } else {
+        format!("<{}-bit number>", n.bits())
+    }
+}

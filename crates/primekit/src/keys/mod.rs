@@ -1,0 +1,30 @@
+//! Audits of real-world key material: Diffie-Hellman parameter files ([`dh`]) and RSA
+//! private keys ([`rsa`]), read from PEM, each property reported as a [`report::Check`].
+//!
+//! Why: seed 001 (Massimo & Paterson, §1) opens with OpenSSL's DH parameter validation
+//! being fooled by crafted composites (Galbraith, Massimo, Paterson, "Safety in Numbers",
+//! PKC 2019); every primality claim here therefore goes through [`crate::try_is_prime`],
+//! whose error bound holds for adversarial inputs.
+//!
+//! # Contract
+//! - Input is the bytes of a PEM file of at most [`MAX_INPUT_BYTES`]; anything else
+//!   (oversize, not PEM, wrong label, bad base64, bad DER, encrypted, unsupported
+//!   algorithm, numbers above [`crate::primality::is_prime::MAX_INPUT_BITS`]) is an
+//!   [`InputError`], never a panic.
+//! - A well-formed file yields a [`report::CheckReport`]: one [`report::Check`] per
+//!   property with its verdict, in a fixed order, with stable names.
+//! - All arithmetic here is variable time. These are offline audits of files the
+//!   caller already holds; do not expose `check_rsa` to parties who can time it.
+//!
+//! Size policy (one place, [`policy`]): a modulus below 1024 bits fails, 1024..2047
+//! bits warns (NIST SP 800-131A disallows it; still deployed), 2048 and above passes.
+//! Warnings do not fail a report.
+
+pub mod dh;
+mod input;
+pub mod policy;
+pub mod report;
+pub mod rsa;
+
+pub use input::{InputError, MAX_INPUT_BYTES};
+pub use report::{Check, CheckReport, Status};

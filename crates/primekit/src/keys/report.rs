@@ -1,0 +1,116 @@
+//! The result of an audit: named checks with verdicts, rendered as text or JSON.
+//!
+//! JSON shape (stable; keys are only ever added, never renamed or removed):
+//! `{"format": "...", "ok": bool, "checks": [{"name": "...", "status": "pass"|"warn"|
+//! "fail"|"skip", "passed": bool, "detail": "..."}]}`. `passed` is true for `pass` and
+//! `warn`; `ok` is true when every check passed. See `docs/json.md`.
+
+use serde_json::{json, Value};
+
+/// Verdict of one check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The property holds.
+    Pass,
+    /// The property holds but is below a recommendation (e.g. a 1024-bit modulus).
+    Warn,
+    /// The property does not hold.
+    Fail,
+    /// Not evaluated because a check it depends on failed (counts as not passed).
+    Skip,
+}
+
+impl Status {
+    /// Stable lower-case name used in text and JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Warn => "warn",
+            Status::Fail => "fail",
+            Status::Skip => "skip",
+        }
+    }
+
+    /// Pass or Warn.
+    pub fn passed(self) -> bool {
+        matches!(self, Status::Pass | Status::Warn)
+    }
+
+    /// Pass when `ok`, Fail otherwise.
+    pub fn from_bool(ok: bool) -> Status {
+        if ok {
+            Status::Pass
+        } else {
+            Status::Fail
+        }
+    }
+}
+
+/// One audited property: stable `name`, verdict, and a human-readable `detail`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Check {
+    pub name: &'static str,
+    pub status: Status,
+    pub detail: String,
+}
+
+impl Check {
+    pub fn new(name: &'static str, status: Status, detail: impl Into<String>) -> Self {
+        Check {
+            name,
+            status,
+            detail: detail.into(),
+        }
+    }
+
+    /// Pass or Warn.
+    pub fn passed(&self) -> bool {
+        self.status.passed()
+    }
+}
+
+/// All checks of one file, in a fixed order, plus the format that was parsed
+/// (`"pkcs3"`, `"x9.42"`, `"pkcs1"`, `"pkcs8"`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckReport {
+    pub format: &'static str,
+    pub checks: Vec<Check>,
+}
+
+impl CheckReport {
+    /// True when every check passed (warnings included).
+    pub fn ok(&self) -> bool {
+        self.checks.iter().all(Check::passed)
+    }
+
+    /// The check called `name`, if present.
+    pub fn get(&self, name: &str) -> Option<&Check> {
+        self.checks.iter().find(|c| c.name == name)
+    }
+
+    /// One line per check (`FAIL  p_prime: ...`) then a verdict line.
+    pub fn to_text(&self) -> String {
+        let mut out = format!("format: {}\n", self.format);
+        for c in &self.checks {
+            out += &format!("{:<5} {}: {}\n", c.status.as_str().to_uppercase(), c.name, c.detail);
+        }
+        let failed = self.checks.iter().filter(|c| !c.passed()).count();
+        let warned = self.checks.iter().filter(|c| c.status == Status::Warn).count();
+        out += &if failed == 0 {
+            format!("result: OK ({} checks, {warned} warnings)\n", self.checks.len())
+        } else {
+            format!("result: FAILED ({failed} of {} checks not passed)\n", self.checks.len())
+        };
+        out
+    }
+
+    /// The JSON object described in the module documentation.
+    pub fn to_json(&self) -> Value {
+        let checks: Vec<Value> = self
+            .checks
+            .iter()
+            .map(|c| json!({"name": c.name, "status": c.status.as_str(), "passed": c.passed(), "detail": c.detail}))
+            .collect();
+        json!({"format": self.format, "ok": self.ok(), "checks": checks})
+    }
+}
