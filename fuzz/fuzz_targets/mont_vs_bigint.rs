@@ -50,9 +50,9 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(from_limbs(&ctx.from_mont(&got, &mut t)), BigUint::from(2u8).modpow(&e, &m), "pow2 {kernel:?}");
     }
     if let Some(c) = Ifma8::new(&m) {
-        // Lanes hold Montgomery residues x*R mod m with R = 2^(52 l).
-        let l = (m.bits() as usize + 2).div_ceil(52);
-        let r = (BigUint::from(1u8) << (52 * l)) % &m;
+        // Lanes hold Montgomery residues x*R mod m; R mod m is the context's 1 (its limb
+        // count, hence R, is rounded up to a fixed kernel size, so do not recompute it).
+        let (r, _) = c.one_and_minus_one();
         let xs: Vec<BigUint> = (0..8u32).map(|k| (&a + &b * k) % &m).collect();
         let x = c.to_mont(&xs);
         let pw = c.lanes_reduced(&c.pow_vartime(&x, &e_limbs));
