@@ -200,7 +200,9 @@ fn lookup_ct(out: &mut [Limb], table: &[Limb], idx: usize, n: usize) {
     for (k, entry) in table.chunks_exact(n).enumerate() {
         // mask = !0 when k == idx, computed without a comparison branch.
         let diff = (k ^ idx) as u64;
-        let mask = ((diff | diff.wrapping_neg()) >> 63).wrapping_sub(1);
+        // black_box: otherwise LLVM compiles the masked copy as `if k == idx` (found by
+        // .ci/ctgrind.sh).
+        let mask = core::hint::black_box(((diff | diff.wrapping_neg()) >> 63).wrapping_sub(1));
         for (o, &e) in out.iter_mut().zip(entry) {
             *o |= e & mask;
         }

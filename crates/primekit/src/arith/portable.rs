@@ -21,8 +21,10 @@ fn mac(t: Limb, a: Limb, b: Limb, carry: Limb) -> (Limb, Limb) {
 #[inline]
 pub(crate) fn final_sub(out: &mut [Limb], t: &[Limb], top: Limb, m: &[Limb]) {
     let borrow = sub_into(out, t, m);
-    // Keep t only when the subtraction borrowed beyond the top limb.
-    let keep_t = (borrow & !top & 1).wrapping_neg();
+    // Keep t only when the subtraction borrowed beyond the top limb. black_box hides that
+    // the mask is 0 or !0: without it LLVM turns the select into a branch that skips the
+    // copy loop, a secret-dependent jump that .ci/ctgrind.sh caught.
+    let keep_t = core::hint::black_box((borrow & !top & 1).wrapping_neg());
     for (o, &x) in out.iter_mut().zip(t) {
         *o = (x & keep_t) | (*o & !keep_t);
     }

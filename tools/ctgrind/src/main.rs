@@ -1,0 +1,223 @@
+//! ctgrind (A. Langley's technique): run primekit's constant-time primitives under valgrind
+//! memcheck with the secret inputs marked *undefined*. memcheck then reports every
+//! conditional branch and every memory address that depends on a secret, i.e. exactly the
+//! secret-dependent control flow and table indexing a timing attack exploits.
+//!
+//! Modes (argument 1):
+//! - `ct` (default): `MontContext::{mul, sqr}` and `to_mont` (both kernels the CPU has),
+//!   `modexp::pow_ct` and `MillerRabin::passes_ct`; must give zero memcheck errors.
+//! - `leaky-control`: `modexp::pow_vartime` on a secret exponent; must give errors (shows
+//!   the check detects a leak).
+//! - `secret-s`: `passes_ct` with every bit of the candidate secret, including
+//!   s = v2(n-1), which sets its number of squarings; reports the known leak of s.
+//!
+//! What is secret, what is not (see .ci/ctgrind.sh and README "Constant-time check"):
+//! - secret: every limb of the modulus (hence m^-1 mod 2^64, R mod m, R^2 mod m), the base
+//!   and the exponent; for `passes_ct`, every bit of n except its top byte and low byte.
+//! - public: limb counts and bit lengths (the top byte, whose leading 1 sets the length),
+//!   the `exp_bits` argument, and in mode `ct` the low byte of n (which fixes s for our
+//!   test values).
+//! - not covered: building a `MontContext`/`MillerRabin` (num-bigint division for R^2,
+//!   trailing-zero count); it runs with error reporting off on already-secret inputs, so
+//!   the values it produces stay secret for the checked code that follows.
+//!
+//! Outside valgrind the client requests do nothing and the binary only checks results.
+
+use num_bigint::BigUint;
+use primekit::arith::limbs::{from_limbs, Limb};
+use primekit::arith::modexp::{pow_ct, pow_vartime};
+use primekit::arith::{Kernel, MontContext};
+use primekit::primality::MillerRabin;
+
+extern "C" {
+    fn ctgrind_secret(p: *const u8, len: usize);
+    fn ctgrind_public(p: *const u8, len: usize);
+    fn ctgrind_errors_off();
+    fn ctgrind_errors_on();
+    fn ctgrind_error_count() -> u32;
+    fn ctgrind_on_valgrind() -> u32;
+}
+
+/// Mark bytes `[from, to)` of `limbs` (little-endian byte order) as secret.
+fn secret_bytes(limbs: &[Limb], from: usize, to: usize) {
+    let bytes = std::mem::size_of_val(limbs);
+    assert!(from <= to && to <= bytes);
+    // SAFETY: a memcheck client request only changes valgrind's shadow state for the range,
+    // which lies inside `limbs`; it neither reads nor writes the memory.
+    unsafe { ctgrind_secret((limbs.as_ptr() as *const u8).add(from), to - from) }
+}
+
+fn secret(limbs: &[Limb]) {
+    secret_bytes(limbs, 0, std::mem::size_of_val(limbs));
+}
+
+/// Declassify a result before it is compared (its value is the intended output).
+fn public<T: Copy>(x: &[T]) {
+    // SAFETY: as in `secret_bytes`.
+    unsafe { ctgrind_public(x.as_ptr() as *const u8, std::mem::size_of_val(x)) }
+}
+
+/// Declassify a secret-derived bool (the round's verdict, which the caller may reveal).
+fn declassify(b: bool) -> bool {
+    let cell = [b as u8];
+    public(&cell);
+    // SAFETY: reads an initialised local; volatile so the marked memory is what is read.
+    unsafe { std::ptr::read_volatile(&cell[0]) != 0 }
+}
+
+/// Run `f` with memcheck's error reporting off (for the not-constant-time setup code).
+fn setup<T>(f: impl FnOnce() -> T) -> T {
+    // SAFETY: client requests with no memory arguments.
+    unsafe { ctgrind_errors_off() };
+    let r = f();
+    unsafe { ctgrind_errors_on() };
+    r
+}
+
+/// Deterministic test values (splitmix64); no randomness is needed to expose a branch.
+struct Values(u64);
+impl Values {
+    fn limbs(&mut self, n: usize) -> Vec<Limb> {
+        (0..n)
+            .map(|_| {
+                self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let mut z = self.0;
+                z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                z ^ (z >> 31)
+            })
+            .collect()
+    }
+}
+
+const LIMBS: usize = 16; // 1024-bit operands
+
+/// An odd modulus with its top bit set, public top byte, secret everything else.
+fn secret_modulus(v: &mut Values) -> Vec<Limb> {
+    let mut m = v.limbs(LIMBS);
+    m[0] |= 1;
+    m[LIMBS - 1] |= 1 << 63;
+    secret_bytes(&m, 0, LIMBS * 8 - 1);
+    m
+}
+
+/// A secret value below 2^1023 (so below any modulus from `secret_modulus`).
+fn secret_operand(v: &mut Values) -> Vec<Limb> {
+    let mut a = v.limbs(LIMBS);
+    a[LIMBS - 1] >>= 1;
+    secret(&a);
+    a
+}
+
+fn check(name: &str, got: &[Limb], want: &BigUint) {
+    public(got);
+    assert_eq!(&from_limbs(got), want, "{name}: wrong result");
+}
+
+fn montgomery_and_pow_ct(kernel: Kernel, v: &mut Values) {
+    let m_limbs = secret_modulus(v);
+    let (a, b, e) = (secret_operand(v), secret_operand(v), secret_operand(v));
+    let ctx = setup(|| MontContext::with_kernel(&from_limbs(&m_limbs), kernel).expect("odd 1024-bit modulus"));
+    let mut t = ctx.scratch();
+    let am = ctx.to_mont(&a, &mut t);
+    let bm = ctx.to_mont(&b, &mut t);
+    let mut prod = vec![0; LIMBS];
+    ctx.mul(&mut prod, &am, &bm, &mut t);
+    let mut sq = vec![0; LIMBS];
+    ctx.sqr(&mut sq, &am, &mut t);
+    let pw = pow_ct(&ctx, &am, &e, 64 * LIMBS);
+    let (prod, sq, pw) = (ctx.from_mont(&prod, &mut t), ctx.from_mont(&sq, &mut t), ctx.from_mont(&pw, &mut t));
+    // Everything below is the (unchecked) oracle on declassified copies.
+    for x in [&m_limbs, &a, &b, &e] {
+        public(x);
+    }
+    let (m, a, b, e) = (from_limbs(&m_limbs), from_limbs(&a), from_limbs(&b), from_limbs(&e));
+    check("mul", &prod, &(&a * &b % &m));
+    check("sqr", &sq, &(&a * &a % &m));
+    check("pow_ct", &pw, &a.modpow(&e, &m));
+}
+
+/// `passes_ct` to base 3 on a secret prime, 2^1024 - 105 (the largest prime below 2^1024,
+/// tests/is_prime.rs), and a secret composite, 2^1024 - 107; returns how many passed.
+fn miller_rabin_passes_ct(all_secret: bool) -> u32 {
+    let mut passes = 0;
+    for c in [105u64, 107] {
+        let n = (BigUint::from(1u8) << 1024u32) - c;
+        let limbs = n.to_u64_digits();
+        if all_secret {
+            secret_bytes(&limbs, 0, LIMBS * 8 - 1);
+        } else {
+            secret_bytes(&limbs, 1, LIMBS * 8 - 1);
+        }
+        let mr = setup(|| MillerRabin::new(&from_limbs(&limbs)).expect("odd n >= 5"));
+        let mut base = vec![0; LIMBS];
+        base[0] = 3;
+        secret(&base);
+        let mut base_public = vec![0; LIMBS];
+        base_public[0] = 3;
+        let pass = declassify(mr.passes_ct(&base));
+        public(&limbs);
+        let expected = MillerRabin::new(&n).unwrap().passes_vartime(&base_public);
+        assert_eq!(pass, expected, "passes_ct disagrees with passes_vartime for 2^1024-{c}");
+        passes += pass as u32;
+    }
+    passes
+}
+
+fn leaky_control(v: &mut Values) {
+    let m = secret_modulus(v);
+    public(&m); // only the exponent is secret here: its bits steer pow_vartime's windows
+    let a = v.limbs(LIMBS);
+    let e = secret_operand(v);
+    let ctx = MontContext::new(&from_limbs(&m)).unwrap();
+    let mut t = ctx.scratch();
+    let mut a = a;
+    a[LIMBS - 1] >>= 1;
+    let am = ctx.to_mont(&a, &mut t);
+    let r = pow_vartime(&ctx, &am, &e);
+    public(&r);
+}
+
+fn main() {
+    let mode = std::env::args().nth(1).unwrap_or_else(|| "ct".into());
+    // SAFETY: client requests with no memory arguments.
+    let on_valgrind = unsafe { ctgrind_on_valgrind() } != 0;
+    let mut v = Values(0x5EC2E7);
+    match mode.as_str() {
+        "ct" => {
+            let mut kernels = Kernel::available();
+            // valgrind's virtual CPU hides ADX from feature detection but executes
+            // mulx/adcx/adox; the script sets this when the host CPU has BMI2 and ADX.
+            #[cfg(target_arch = "x86_64")]
+            if std::env::var_os("CTGRIND_HOST_HAS_ADX").is_some() && !kernels.contains(&Kernel::Adx) {
+                kernels.push(Kernel::Adx);
+            }
+            for &k in &kernels {
+                for _ in 0..2 {
+                    montgomery_and_pow_ct(k, &mut v);
+                }
+            }
+            let passed = miller_rabin_passes_ct(false);
+            assert_eq!(passed, 1, "the prime passes, the composite does not");
+            println!("ctgrind ct: checked kernels {kernels:?}: MontContext::{{to_mont, mul, sqr, from_mont}}, pow_ct (1024-bit secret modulus, base, exponent); MillerRabin::passes_ct (secret n except top and low byte, secret base)");
+        }
+        "leaky-control" => {
+            leaky_control(&mut v);
+            println!("ctgrind leaky-control: ran pow_vartime on a secret exponent");
+        }
+        "secret-s" => {
+            miller_rabin_passes_ct(true);
+            println!("ctgrind secret-s: ran passes_ct with s = v2(n-1) secret");
+        }
+        other => {
+            eprintln!("unknown mode {other}; use ct | leaky-control | secret-s");
+            std::process::exit(2);
+        }
+    }
+    if on_valgrind {
+        // SAFETY: client request with no memory arguments.
+        println!("ctgrind {mode}: memcheck errors so far: {}", unsafe { ctgrind_error_count() });
+    } else {
+        println!("ctgrind {mode}: not under valgrind: results checked, constant-time property NOT checked");
+    }
+}
