@@ -16,10 +16,13 @@
 
 pub mod arith;
 mod error;
+pub mod gen;
+pub mod params;
 pub mod primality;
 pub mod research;
 pub mod sieve;
 
 pub use error::Error;
+pub use gen::{generate_prime, generate_prime_with, generate_safe_prime, next_prime, prev_prime, PrimeOptions};
 pub use primality::{is_prime, is_prime_with_rng, try_is_prime};
 pub use num_bigint::BigUint;
