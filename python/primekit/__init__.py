@@ -12,17 +12,29 @@ Arguments are ints or objects with ``__index__`` (numpy integers, gmpy2 mpz);
 True
 >>> primekit.is_prime(-7)
 False
+>>> p = primekit.generate_prime(1024)
+>>> p.bit_length(), primekit.is_prime(p)
+(1024, True)
+>>> primekit.next_prime(100), primekit.prev_prime(100)
+(101, 97)
 """
 
-from ._primekit import MAX_INPUT_BITS, __version__, is_prime
+from ._primekit import (
+    MAX_INPUT_BITS,
+    __version__,
+    generate_prime,
+    generate_safe_prime,
+    is_prime,
+    next_prime,
+    prev_prime,
+)
 
-__all__ = ["MAX_INPUT_BITS", "__version__", "is_prime"]
-
-# NOTE (interim): the generator bindings are compiled only once the core crate has
-# primekit::{generate_prime, generate_safe_prime, next_prime, prev_prime} (branch `gen`).
-try:
-    from ._primekit import generate_prime, generate_safe_prime, next_prime, prev_prime
-except ImportError:  # built without the `generators` feature
-    pass
-else:
-    __all__ += ["generate_prime", "generate_safe_prime", "next_prime", "prev_prime"]
+__all__ = [
+    "MAX_INPUT_BITS",
+    "__version__",
+    "generate_prime",
+    "generate_safe_prime",
+    "is_prime",
+    "next_prime",
+    "prev_prime",
+]

@@ -10,12 +10,13 @@ use num_bigint::{BigInt, BigUint};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-/// Return a uniformly chosen random prime of exactly `bits` bits (top bit set),
-/// drawn from the operating system's random generator.
+/// Return a random prime of exactly `bits` bits, with its top two bits set (so
+/// the product of two has exactly 2 * bits bits), composite with probability at
+/// most 2**-128. Randomness comes from the operating system's generator.
 ///
 /// Raises TypeError if bits is not an int (float and bool included), ValueError
-/// if bits is negative or outside the supported sizes, OSError if the OS random
-/// generator fails.
+/// if bits is negative or outside 2..=8192, OSError if the OS random generator
+/// fails.
 #[pyfunction]
 #[pyo3(signature = (bits, /))]
 fn generate_prime(py: Python<'_>, bits: &Bound<'_, PyAny>) -> PyResult<BigUint> {
@@ -23,12 +24,12 @@ fn generate_prime(py: Python<'_>, bits: &Bound<'_, PyAny>) -> PyResult<BigUint> 
     py.detach(|| primekit::generate_prime(bits)).map_err(to_py_err)
 }
 
-/// Return a random safe prime p of exactly `bits` bits: p and (p - 1) / 2 are
-/// both prime. Much slower than generate_prime (seconds at 2048 bits).
+/// Return a random safe prime p of exactly `bits` bits (top two bits set): p and
+/// (p - 1) / 2 are both prime. Much slower than generate_prime.
 ///
 /// Raises TypeError if bits is not an int (float and bool included), ValueError
-/// if bits is negative or outside the supported sizes, OSError if the OS random
-/// generator fails.
+/// if bits is negative or outside 3..=8192 or is 4 or 5 (no safe prime has
+/// top bits 11 at those sizes), OSError if the OS random generator fails.
 #[pyfunction]
 #[pyo3(signature = (bits, /))]
 fn generate_safe_prime(py: Python<'_>, bits: &Bound<'_, PyAny>) -> PyResult<BigUint> {
@@ -40,29 +41,28 @@ fn generate_safe_prime(py: Python<'_>, bits: &Bound<'_, PyAny>) -> PyResult<BigU
 /// sympy.nextprime).
 ///
 /// Raises TypeError if n is not an int (float and bool included) and ValueError
-/// if n is beyond the supported size.
+/// if n has 65536 bits or more.
 #[pyfunction]
 #[pyo3(signature = (n, /))]
 fn next_prime(py: Python<'_>, n: &Bound<'_, PyAny>) -> PyResult<BigUint> {
     let (negative, n) = signed_int_arg(n, "n")?;
-    // The core works on non-negative n; below 2 the answer is 2 whatever n is.
-    if negative || n < BigUint::from(2u8) {
-        return Ok(BigUint::from(2u8));
-    }
+    // The core takes n >= 0 and answers 2 below 2; so is it for every negative n.
+    let n = if negative { BigUint::ZERO } else { n };
     detach_if_long(py, &n, || primekit::next_prime(&n)).map_err(to_py_err)
 }
 
 /// Return the largest prime strictly less than n.
 ///
 /// Raises ValueError if n <= 2 (no prime is smaller than 2, as sympy.prevprime)
-/// or if n is beyond the supported size, and TypeError if n is not an int
+/// or if n has 65536 bits or more, and TypeError if n is not an int
 /// (float and bool included).
 #[pyfunction]
 #[pyo3(signature = (n, /))]
 fn prev_prime(py: Python<'_>, n: &Bound<'_, PyAny>) -> PyResult<BigUint> {
     let (negative, n) = signed_int_arg(n, "n")?;
     if negative {
-        return Err(PyValueError::new_err(format!("prev_prime needs n > 2 (no prime is below 2), got n = {}", show(&-BigInt::from(n)))));
+        let n = show(&-BigInt::from(n));
+        return Err(PyValueError::new_err(format!("invalid argument: there is no prime smaller than {n}")));
     }
     detach_if_long(py, &n, || primekit::prev_prime(&n)).map_err(to_py_err)
 }

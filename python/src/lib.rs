@@ -6,7 +6,6 @@
 
 mod convert;
 mod errors;
-#[cfg(feature = "generators")]
 mod generators;
 
 use convert::signed_int_arg;
@@ -46,7 +45,6 @@ fn is_prime(py: Python<'_>, n: &Bound<'_, PyAny>) -> PyResult<bool> {
 #[pymodule]
 fn _primekit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(is_prime, m)?)?;
-    #[cfg(feature = "generators")]
     generators::register(m)?;
     m.add("MAX_INPUT_BITS", primekit::primality::MAX_INPUT_BITS)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -40,6 +40,6 @@ def test_is_prime_is_positional_only():
         primekit.is_prime(7, 11)
 
 
-def test_docstrings_and_signature():
+def test_is_prime_docstring_and_signature():
     assert "prime" in primekit.is_prime.__doc__
     assert primekit.is_prime.__text_signature__ == "(n, /)"
