@@ -1,0 +1,40 @@
+"""primekit: misuse-resistant primality testing and fast prime generation.
+
+A thin Python front on the Rust ``primekit`` crate. Every function takes and
+returns plain Python ``int`` values of any size and releases the GIL while the
+Rust core works, so threads can test or generate primes in parallel.
+
+Arguments are ints or objects with ``__index__`` (numpy integers, gmpy2 mpz);
+``bool`` and ``float`` raise ``TypeError``, out-of-domain values ``ValueError``.
+
+>>> import primekit
+>>> primekit.is_prime(2**127 - 1)
+True
+>>> primekit.is_prime(-7)
+False
+>>> p = primekit.generate_prime(1024)
+>>> p.bit_length(), primekit.is_prime(p)
+(1024, True)
+>>> primekit.next_prime(100), primekit.prev_prime(100)
+(101, 97)
+"""
+
+from ._primekit import (
+    MAX_INPUT_BITS,
+    __version__,
+    generate_prime,
+    generate_safe_prime,
+    is_prime,
+    next_prime,
+    prev_prime,
+)
+
+__all__ = [
+    "MAX_INPUT_BITS",
+    "__version__",
+    "generate_prime",
+    "generate_safe_prime",
+    "is_prime",
+    "next_prime",
+    "prev_prime",
+]
