@@ -3,3 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --release --workspace
+bash python/ci.sh
+bash .ci/extra.sh
