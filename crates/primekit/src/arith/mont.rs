@@ -90,6 +90,17 @@ impl MontContext {
         if !kernel.is_available() {
             return Err(ArithError::KernelUnavailable);
         }
+        // SAFETY: availability was just checked.
+        unsafe { Self::with_kernel_unchecked(m, kernel) }
+    }
+
+    /// [`Self::with_kernel`] without the CPU-feature check.
+    ///
+    /// # Safety
+    /// The CPU must execute the kernel's instructions even though feature detection may
+    /// say otherwise. The one intended user is the ctgrind tool: valgrind's virtual CPU
+    /// executes mulx/adcx/adox but hides BMI2/ADX from CPUID.
+    pub unsafe fn with_kernel_unchecked(m: &BigUint, kernel: Kernel) -> Result<Self, ArithError> {
         if m.bits() < 2 {
             return Err(ArithError::ModulusTooSmall);
         }
