@@ -5,6 +5,7 @@
 //! and `e` are public.
 
 use super::limbs::{bit, bit_len_vartime, lt_vartime, sub_into, Limb};
+use super::modexp::pow_vartime;
 use super::mont::MontContext;
 
 /// `x = 2x mod m` for `x < m`.
@@ -22,10 +23,20 @@ fn double_mod_vartime(x: &mut [Limb], m: &[Limb], tmp: &mut [Limb]) {
 }
 
 /// `2^e` in Montgomery form modulo the context's modulus.
+///
+/// With the IFMA kernel a whole exponentiation stays in radix 2^52, which beats the
+/// doubling ladder's one-call-at-a-time squarings; there the base 2 goes through
+/// [`pow_vartime`] instead.
 pub fn pow2_vartime(ctx: &MontContext, e: &[Limb]) -> Vec<Limb> {
     let n = ctx.len();
     let m = ctx.modulus();
     let mut acc = ctx.one().to_vec();
+    #[cfg(target_arch = "x86_64")]
+    if ctx.kernel() == super::Kernel::Ifma {
+        let mut tmp = vec![0; n];
+        double_mod_vartime(&mut acc, m, &mut tmp); // 2 in Montgomery form
+        return pow_vartime(ctx, &acc, e);
+    }
     let bits = bit_len_vartime(e);
     if bits == 0 {
         return acc;

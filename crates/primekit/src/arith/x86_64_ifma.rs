@@ -72,14 +72,21 @@ impl IfmaParams {
         };
         let r = BigUint::one() << (64 * n);
         let r1 = BigUint::one() << (52 * k);
-        let r_inv = r.modinv(m)?;
+        let m_limbs = to_limbs(m, n)?;
+        let m0inv = neg_inv_mod_word(m_limbs[0]);
+        // into = R'^2 R^{-1} mod m, by one Montgomery reduction of R'^2 mod m (an
+        // extended gcd for R^{-1} would cost more than a whole MR round's setup).
+        let mut wide = vec![0; 2 * n + 2];
+        wide[..n].copy_from_slice(&to_limbs(&((&r1 * &r1) % m), n)?);
+        let mut into = vec![0; n];
+        super::x86_64_adx::redc(&mut into, &mut wide, &m_limbs, m0inv);
         Some(IfmaParams {
             vectors,
             k,
             n,
             m: digits(m),
-            k0: neg_inv_mod_word(to_limbs(m, n)?[0]) & MASK52,
-            into: digits(&(&r1 * &r1 % m * r_inv % m)),
+            k0: m0inv & MASK52,
+            into: digits(&super::limbs::from_limbs(&into)),
             out_of: digits(&(&r % m)),
             one: digits(&(&r1 % m)),
         })

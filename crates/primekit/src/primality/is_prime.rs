@@ -48,27 +48,28 @@ pub const fn mr_rounds(bits: u64) -> usize {
 /// expected cost on a random odd composite is sum_{i<=r} (1 - sigma_{i-1}) C_TD +
 /// (1 - sigma_r) C_MR, minimised near p_r ~ C_MR / C_TD (seed 001 §3.2). Grouped trial
 /// division (several primes per word division) makes C_TD tiny: measured C_MR / C_TD
-/// is about 11,500 at 512 bits, 19,000 at 1024, 55,000 at 2048, 135,000 at 3072 and
-/// 190,000 at 4096, so r is an order of magnitude above seed 001's Table 4. The table
-/// takes the measured minimum of the composite-path cost where it is clear and the
-/// model's where the measured curve is flat (2 cores, shared machine):
+/// (C_MR = the base-2 round) is about 5,700 at 512 bits, 10,400 at 1024, 18,000 at 2048,
+/// 22,000 at 3072 and 51,000 at 4096, so r is several times seed 001's Table 4. The
+/// table takes the measured minimum of the composite-path cost where it is clear and
+/// the model's where the measured curve is flat (2 cores, shared machine):
 ///
-/// | bits | r measured best (flat range) | r chosen |
-/// |---|---|---|
-/// | <= 512 | 512-2048 | 1024 |
-/// | <= 1024 | 2048 | 2048 |
-/// | <= 2048 | 1024-4096 | 4096 |
-/// | <= 4096 | 4096-8192 | 8192 |
-/// | > 4096 | (model) | 9999 (all) |
+/// | bits | measured best (flat range) | model best | r chosen |
+/// |---|---|---|---|
+/// | <= 512 | 512 (256-2048) | 512-1024 | 512 |
+/// | <= 1024 | 1024 (512-2048) | 1024 | 1024 |
+/// | <= 2048 | 4096 (1024-4096) | 2048 | 2048 |
+/// | <= 3072 | 1024 (1024-2048) | 2048 | 2048 |
+/// | <= 4096 | 4096 (2048-4096) | 4096-8192 | 4096 |
+/// | > 4096 | - | larger still | 8192 |
 ///
 /// Reproduce: `primekit bench td --bits 512,1024,2048,3072,4096`.
 pub const fn trial_division_primes(bits: u64) -> usize {
     match bits {
-        0..=512 => 1024,
-        513..=1024 => 2048,
-        1025..=2048 => 4096,
-        2049..=4096 => 8192,
-        _ => crate::sieve::NUM_SMALL_ODD_PRIMES,
+        0..=512 => 512,
+        513..=1024 => 1024,
+        1025..=3072 => 2048,
+        3073..=4096 => 4096,
+        _ => 8192,
     }
 }
 
