@@ -40,10 +40,12 @@ pub fn pow2_ct(ctx: &MontContext, exp: &[Limb], exp_bits: usize) -> Vec<Limb> {
         let carry = add_assign(&mut dbl, &sq);
         let borrow = sub_into(&mut red, &dbl, m);
         // Keep the reduced value when 2 sq overflowed the limbs or is >= m.
-        let use_red = (carry | (borrow ^ 1)).wrapping_neg();
+        // black_box: without it LLVM sees a 0/1-derived mask and emits a branch on it
+        // (found by tools/ctgrind under valgrind).
+        let use_red = core::hint::black_box((carry | (borrow ^ 1)).wrapping_neg());
         select_into(&mut acc, &red, &dbl, use_red);
         // Now acc = 2 sq; take sq instead when the exponent bit is 0.
-        let take_dbl = bit(exp, i).wrapping_neg();
+        let take_dbl = core::hint::black_box(bit(exp, i).wrapping_neg());
         dbl.copy_from_slice(&acc);
         select_into(&mut acc, &dbl, &sq, take_dbl);
     }
