@@ -5,7 +5,9 @@
 //!
 //! Modes (argument 1):
 //! - `ct` (default): `MontContext::{mul, sqr}` and `to_mont` (both kernels the CPU has),
-//!   `modexp::pow_ct` and `MillerRabin::passes_ct`; must give zero memcheck errors.
+//!   `modexp::pow_ct`, `MillerRabin::passes_ct` and the base-2 Fermat test of prime
+//!   generation (`fermat_base_two_ct`; the 8-lane IFMA one only where the virtual CPU
+//!   has AVX-512); must give zero memcheck errors.
 //! - `leaky-control`: `modexp::pow_vartime` on a secret exponent; must give errors (shows
 //!   the check detects a leak).
 //! - `secret-s`: `passes_ct` with every bit of the candidate secret, including
@@ -24,7 +26,9 @@
 //! Outside valgrind the client requests do nothing and the binary only checks results.
 
 use num_bigint::BigUint;
+use primekit::arith::ifma_fermat::fermat_base_two_lanes;
 use primekit::arith::limbs::{from_limbs, Limb};
+use primekit::gen::candidate::fermat_base_two_ct;
 use primekit::arith::modexp::{pow_ct, pow_vartime};
 use primekit::arith::{Kernel, MontContext};
 use primekit::primality::MillerRabin;
@@ -166,6 +170,43 @@ fn miller_rabin_passes_ct(all_secret: bool) -> u32 {
     passes
 }
 
+/// Base-2 Fermat on secret candidates: the scalar `fermat_base_two_ct` (square-and-double
+/// `pow2_ct`) on 2^1024 - 105 (prime) and a secret random odd 1024-bit number; and the
+/// 8-lane IFMA version when the (virtual) CPU has AVX-512 IFMA. valgrind up to at least
+/// 3.19 does not emulate AVX-512, hides it from feature detection, and the lanes decline;
+/// the return value says whether they ran.
+fn fermat_base_two(v: &mut Values) -> bool {
+    let mut cands = vec![((BigUint::from(1u8) << 1024u32) - 105u8).to_u64_digits(), secret_modulus(v)];
+    for c in &mut cands {
+        secret_bytes(c, 0, LIMBS * 8 - 1);
+    }
+    let mut got = Vec::new();
+    for c in &cands {
+        let ctx = setup(|| MontContext::new(&from_limbs(c)).expect("odd 1024-bit modulus"));
+        let mut nm1 = c.clone();
+        nm1[0] &= !1; // n odd: n - 1 clears bit 0
+        got.push(declassify(fermat_base_two_ct(&ctx, &nm1)));
+    }
+    let refs: Vec<&[Limb]> = cands.iter().map(Vec::as_slice).collect();
+    let lanes = fermat_base_two_lanes(&refs, 1024).map(|mask| {
+        let mask = [mask];
+        public(&mask);
+        mask[0]
+    });
+    for c in &cands {
+        public(c);
+    }
+    for (k, c) in cands.iter().enumerate() {
+        let n = from_limbs(c);
+        let want = BigUint::from(2u8).modpow(&(&n - 1u8), &n) == BigUint::from(1u8);
+        assert_eq!(got[k], want, "fermat_base_two_ct, candidate {k}");
+        if let Some(mask) = lanes {
+            assert_eq!(mask >> k & 1 == 1, want, "fermat_base_two_lanes, lane {k}");
+        }
+    }
+    lanes.is_some()
+}
+
 fn leaky_control(v: &mut Values) {
     let m = secret_modulus(v);
     public(&m); // only the exponent is secret here: its bits steer pow_vartime's windows
@@ -201,6 +242,8 @@ fn main() {
             }
             let passed = miller_rabin_passes_ct(false);
             assert_eq!(passed, 1, "the prime passes, the composite does not");
+            let lanes = fermat_base_two(&mut v);
+            println!("ctgrind ct: checked fermat_base_two_ct (secret 1024-bit candidates); 8-lane IFMA Fermat {}", if lanes { "checked" } else { "NOT checked (no AVX-512 IFMA on this (virtual) CPU)" });
             println!("ctgrind ct: checked kernels {kernels:?}: MontContext::{{to_mont, mul, sqr, from_mont}}, pow_ct (1024-bit secret modulus, base, exponent); MillerRabin::passes_ct (secret n except top and low byte, secret base)");
         }
         "leaky-control" => {

@@ -7,7 +7,9 @@
 //! eight 52x52-bit products to eight 64-bit accumulators per instruction.
 //!
 //! Contract of the kernel [`amm`] (almost Montgomery multiplication, R = 2^(52 l)):
-//! - the modulus m is odd with 4m < R (so l = ceil((bits + 2) / 52));
+//! - the modulus m is odd with 4m < R (so l = ceil((bits + 2) / 52)); `m` and `m0inv`
+//!   (-m^{-1} mod 2^52) are per lane, so lanes may use different moduli of one size
+//!   (`Ifma8` broadcasts one; `ifma_fermat` gives each lane its own candidate);
 //! - inputs are lane-wise values < 2m held in l limbs each < 2^52;
 //! - output: a*b*R^{-1} mod m up to one extra m, i.e. a value < 2m, limbs < 2^52;
 //! - every accumulator receives at most 4l terms < 2^52 plus carries < 2^12, so it stays
@@ -24,7 +26,7 @@ use core::arch::x86_64::*;
 
 /// Lanes processed together.
 pub const LANES: usize = 8;
-const MASK52: u64 = (1 << 52) - 1;
+pub(super) const MASK52: u64 = (1 << 52) - 1;
 
 /// True when this CPU has AVX-512F and AVX-512 IFMA.
 pub fn has_ifma() -> bool {
@@ -120,13 +122,13 @@ impl Ifma8 {
         // slices have the lengths the kernels expect.
         unsafe {
             match self.l {
-                10 => amm_fixed::<10, 21>(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, self.m0inv),
-                20 => amm_fixed::<20, 41>(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, self.m0inv),
-                30 => amm_fixed::<30, 61>(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, self.m0inv),
-                40 => amm_fixed::<40, 81>(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, self.m0inv),
-                60 => amm_fixed::<60, 121>(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, self.m0inv),
-                80 => amm_fixed::<80, 161>(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, self.m0inv),
-                _ => amm(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, self.m0inv),
+                10 => amm_fixed::<10, 21>(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, &[self.m0inv; LANES]),
+                20 => amm_fixed::<20, 41>(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, &[self.m0inv; LANES]),
+                30 => amm_fixed::<30, 61>(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, &[self.m0inv; LANES]),
+                40 => amm_fixed::<40, 81>(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, &[self.m0inv; LANES]),
+                60 => amm_fixed::<60, 121>(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, &[self.m0inv; LANES]),
+                80 => amm_fixed::<80, 161>(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, &[self.m0inv; LANES]),
+                _ => amm(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, &[self.m0inv; LANES]),
             }
         }
         out
@@ -201,7 +203,7 @@ impl Ifma8 {
 
 /// Sizes (in 52-bit limbs) with a fixed-size kernel: 512, 1024, 1536, 2048, 3072, 4096
 /// bits plus the two guard bits.
-const FIXED_SIZES: [usize; 6] = [10, 20, 30, 40, 60, 80];
+pub(super) const FIXED_SIZES: [usize; 6] = [10, 20, 30, 40, 60, 80];
 
 /// [`amm`] for a compile-time size: L limbs, T = 2L + 1 accumulators kept on the stack,
 /// so the compiler unrolls the loops and allocates nothing.
@@ -210,13 +212,13 @@ const FIXED_SIZES: [usize; 6] = [10, 20, 30, 40, 60, 80];
 /// As [`amm`], with every slice of length L.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512ifma")]
-unsafe fn amm_fixed<const L: usize, const T: usize>(out: &mut [[u64; LANES]], a: &[[u64; LANES]], b: &[[u64; LANES]], m: &[[u64; LANES]], m0inv: u64) {
+pub(super) unsafe fn amm_fixed<const L: usize, const T: usize>(out: &mut [[u64; LANES]], a: &[[u64; LANES]], b: &[[u64; LANES]], m: &[[u64; LANES]], m0inv: &[u64; LANES]) {
     assert!(T == 2 * L + 1 && a.len() == L && b.len() == L && out.len() == L && m.len() == L);
     let ld = |p: &[u64; LANES]| unsafe { _mm512_loadu_si512(p.as_ptr() as *const _) };
     let zero = _mm512_setzero_si512();
     let av: [__m512i; L] = core::array::from_fn(|j| ld(&a[j]));
     let mut t = [zero; T];
-    let inv = _mm512_set1_epi64(m0inv as i64);
+    let inv = ld(m0inv);
     let mask = _mm512_set1_epi64(MASK52 as i64);
     for i in 0..L {
         let bi = ld(&b[i]);
@@ -241,7 +243,7 @@ unsafe fn amm_fixed<const L: usize, const T: usize>(out: &mut [[u64; LANES]], a:
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-unsafe fn amm_fixed<const L: usize, const T: usize>(_: &mut [[u64; LANES]], _: &[[u64; LANES]], _: &[[u64; LANES]], _: &[[u64; LANES]], _: u64) {
+pub(super) unsafe fn amm_fixed<const L: usize, const T: usize>(_: &mut [[u64; LANES]], _: &[[u64; LANES]], _: &[[u64; LANES]], _: &[[u64; LANES]], _: &[u64; LANES]) {
     unreachable!("Ifma8::new returns None off x86_64")
 }
 
@@ -252,7 +254,7 @@ unsafe fn amm_fixed<const L: usize, const T: usize>(_: &mut [[u64; LANES]], _: &
 /// `acc` has 2l + 1.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512ifma")]
-unsafe fn amm(out: &mut [[u64; LANES]], a: &[[u64; LANES]], b: &[[u64; LANES]], m: &[[u64; LANES]], m0inv: u64) {
+pub(super) unsafe fn amm(out: &mut [[u64; LANES]], a: &[[u64; LANES]], b: &[[u64; LANES]], m: &[[u64; LANES]], m0inv: &[u64; LANES]) {
     let l = m.len();
     assert!(a.len() == l && b.len() == l && out.len() == l);
     let ld = |p: &[u64; LANES]| unsafe { _mm512_loadu_si512(p.as_ptr() as *const _) };
@@ -260,7 +262,7 @@ unsafe fn amm(out: &mut [[u64; LANES]], a: &[[u64; LANES]], b: &[[u64; LANES]], 
     let mut av: Vec<__m512i> = a.iter().map(ld).collect();
     let mv: Vec<__m512i> = m.iter().map(ld).collect();
     let mut t: Vec<__m512i> = vec![zero; 2 * l + 1];
-    let inv = _mm512_set1_epi64(m0inv as i64);
+    let inv = ld(m0inv);
     let mask = _mm512_set1_epi64(MASK52 as i64);
     for i in 0..l {
         let bi = ld(&b[i]);
@@ -288,7 +290,7 @@ unsafe fn amm(out: &mut [[u64; LANES]], a: &[[u64; LANES]], b: &[[u64; LANES]], 
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-unsafe fn amm(_: &mut [[u64; LANES]], _: &[[u64; LANES]], _: &[[u64; LANES]], _: &[[u64; LANES]], _: u64) {
+pub(super) unsafe fn amm(_: &mut [[u64; LANES]], _: &[[u64; LANES]], _: &[[u64; LANES]], _: &[[u64; LANES]], _: &[u64; LANES]) {
     unreachable!("Ifma8::new returns None off x86_64")
 }
 

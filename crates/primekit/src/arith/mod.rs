@@ -5,6 +5,7 @@
 //! with the same contract that is built and tested on every platform.
 
 pub mod ifma;
+pub mod ifma_fermat;
 pub mod limbs;
 pub mod modexp;
 pub mod mont64;

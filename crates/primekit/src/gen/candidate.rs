@@ -3,6 +3,8 @@
 //! candidate failed must not leak).
 
 use crate::arith::limbs::{add_assign, bit, eq_mask, select_into, sub_into, to_limbs, Limb};
+use crate::arith::ifma::LANES;
+use crate::arith::ifma_fermat::fermat_base_two_lanes;
 use crate::arith::MontContext;
 use crate::primality::MillerRabin;
 use crate::Error;
@@ -38,14 +40,59 @@ pub fn pow2_ct(ctx: &MontContext, exp: &[Limb], exp_bits: usize) -> Vec<Limb> {
         let carry = add_assign(&mut dbl, &sq);
         let borrow = sub_into(&mut red, &dbl, m);
         // Keep the reduced value when 2 sq overflowed the limbs or is >= m.
-        let use_red = (carry | (borrow ^ 1)).wrapping_neg();
+        // black_box: without it LLVM sees a 0/1-derived mask and emits a branch on it
+        // (found by tools/ctgrind under valgrind).
+        let use_red = core::hint::black_box((carry | (borrow ^ 1)).wrapping_neg());
         select_into(&mut acc, &red, &dbl, use_red);
         // Now acc = 2 sq; take sq instead when the exponent bit is 0.
-        let take_dbl = bit(exp, i).wrapping_neg();
+        let take_dbl = core::hint::black_box(bit(exp, i).wrapping_neg());
         dbl.copy_from_slice(&acc);
         select_into(&mut acc, &dbl, &sq, take_dbl);
     }
     acc
+}
+
+/// Base-2 Fermat tests of candidates that all have exactly `bits` bits (odd, >= 5):
+/// eight at a time in the lanes of [`fermat_base_two_lanes`] when the CPU has AVX-512
+/// IFMA, otherwise (or for sizes the lanes reject) one by one with
+/// [`fermat_base_two_ct`]. Both are constant time; only the verdicts are revealed.
+pub fn fermat_base_two_batch_ct(cands: &[BigUint], bits: usize) -> Result<Vec<bool>, Error> {
+    let mut out = Vec::with_capacity(cands.len());
+    for chunk in cands.chunks(LANES) {
+        let limbs: Vec<Vec<Limb>> = chunk.iter().map(|n| to_limbs(n, bits.div_ceil(64)).unwrap_or_default()).collect();
+        let refs: Vec<&[Limb]> = limbs.iter().map(Vec::as_slice).collect();
+        // Bit lengths are public (the lanes need one common size).
+        let lanes = if chunk.iter().all(|n| n.bits() == bits as u64) { fermat_base_two_lanes(&refs, bits) } else { None };
+        match lanes {
+            Some(mask) => out.extend((0..chunk.len()).map(|k| mask >> k & 1 == 1)),
+            None => {
+                for n in chunk {
+                    out.push(fermat_base_two_scalar_ct(n)?);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// [`fermat_base_two_ct`] on an odd n >= 3 given as a number.
+pub fn fermat_base_two_scalar_ct(n: &BigUint) -> Result<bool, Error> {
+    let ctx = MontContext::new(n)?;
+    let nm1 = to_limbs(&(n - 1u8), ctx.len()).expect("fits");
+    Ok(fermat_base_two_ct(&ctx, &nm1))
+}
+
+/// `rounds` Miller-Rabin rounds with random bases ([`MillerRabin::passes_ct`]), the
+/// acceptance step after a base-2 Fermat pass. `n` odd, n >= 5.
+pub fn random_base_rounds_ct(n: &BigUint, rounds: u32, rng: &mut impl CryptoRngCore) -> Result<Verdict, Error> {
+    let mr = MillerRabin::new(n)?;
+    for _ in 0..rounds {
+        let a = mr.random_base(rng)?;
+        if !mr.passes_ct(&a) {
+            return Ok(Verdict::Composite);
+        }
+    }
+    Ok(Verdict::ProbablePrime)
 }
 
 /// Outcome of the full test of a candidate.
@@ -63,13 +110,7 @@ pub fn miller_rabin_ct(n: &BigUint, rounds: u32, rng: &mut impl CryptoRngCore) -
     if !fermat_base_two_ct(mr.context(), &nm1) {
         return Ok(Verdict::Composite);
     }
-    for _ in 0..rounds {
-        let a = mr.random_base(rng)?;
-        if !mr.passes_ct(&a) {
-            return Ok(Verdict::Composite);
-        }
-    }
-    Ok(Verdict::ProbablePrime)
+    random_base_rounds_ct(n, rounds, rng)
 }
 
 /// The safe-prime test of p = 2q + 1 (Wiener 2003 order): Fermat base 2 on p first (one
@@ -89,6 +130,7 @@ pub fn safe_prime_ct(p: &BigUint, rounds: u32, rng: &mut impl CryptoRngCore) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use num_traits::One;
     use rand_chacha::rand_core::SeedableRng;
 
     #[test]
@@ -117,6 +159,37 @@ mod tests {
         let r = pow2_ct(&ctx, &to_limbs(&e, 2).unwrap(), 128);
         let mut t = ctx.scratch();
         assert_eq!(crate::arith::limbs::from_limbs(&ctx.from_mont(&r, &mut t)), BigUint::from(2u8).modpow(&e, &m));
+    }
+
+    #[test]
+    fn batch_matches_scalar_and_modpow() {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
+        use rand_core::RngCore;
+        for bits in [64usize, 200, 1024] {
+            // 11 candidates: a full batch of 8 plus a partial one; 2^127-1-like primes are
+            // not needed, random odd numbers of the size plus base-2 pseudoprime-free mix.
+            let mut cands = Vec::new();
+            for k in 0..11 {
+                let mut bytes = vec![0u8; bits / 8];
+                rng.fill_bytes(&mut bytes);
+                let mut n = BigUint::from_bytes_le(&bytes) | BigUint::from(1u8);
+                n.set_bit(bits as u64 - 1, true);
+                if k % 3 == 0 {
+                    // Move to the next base-2 probable prime so that some lanes pass.
+                    while !BigUint::from(2u8).modpow(&(&n - 1u8), &n).is_one() {
+                        n += 2u8;
+                    }
+                }
+                cands.push(n);
+            }
+            let got = fermat_base_two_batch_ct(&cands, bits).unwrap();
+            for (n, g) in cands.iter().zip(&got) {
+                let want = BigUint::from(2u8).modpow(&(n - 1u8), n).is_one();
+                assert_eq!(*g, want, "batch bits={bits}");
+                assert_eq!(fermat_base_two_scalar_ct(n).unwrap(), want, "scalar bits={bits}");
+            }
+            assert!(got.iter().filter(|&&g| g).count() >= 4);
+        }
     }
 
     #[test]

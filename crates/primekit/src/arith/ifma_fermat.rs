@@ -1,0 +1,301 @@
+//! Eight base-2 Fermat tests at once with AVX-512 IFMA: eight DIFFERENT odd moduli n_k,
+//! one per 64-bit lane, each lane computing 2^(n_k - 1) mod n_k in constant time.
+//!
+//! Why: in prime generation the base-2 Fermat test of each sieve survivor dominates the
+//! cost (issue 6, "several candidates in flight"); survivors of one search have the same
+//! bit length, so eight of them can share every instruction of the radix-2^52 almost
+//! Montgomery multiplication of [`super::ifma`] (Ifma8's kernel with a per-lane modulus
+//! and per-lane -m^{-1} mod 2^52).
+//!
+//! Method per lane (left-to-right square-and-double, as the scalar `pow2_ct`): acc starts
+//! at R mod n (Montgomery 1, computed by modular doublings of the public 2^(bits-1) < n);
+//! for each exponent bit from the top: acc = AMM(acc, acc) (< 2n), d = 2 acc (< 4n < R),
+//! d -= 2n when d >= 2n, and acc = d where the lane's bit of n - 1 is 1 (mask blend).
+//! At the end acc is reduced below n and compared to R mod n.
+//!
+//! Constant time: the instruction stream and every memory index depend only on the
+//! public `bits` and the limb count; per-lane choices are `vpblendmq` masks computed from
+//! borrows and exponent bits. Only the returned pass/fail bit mask depends on secrets.
+
+use super::ifma::{amm_fixed, has_ifma, FIXED_SIZES, LANES, MASK52};
+
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+
+/// Largest candidate size accepted (80 limbs of 52 bits minus the two guard bits).
+pub const MAX_BITS: usize = 80 * 52 - 2;
+
+/// Base-2 Fermat test of up to eight candidates at once.
+///
+/// Contract: every candidate (little-endian u64 limbs, any lengths) is odd and has
+/// exactly `bits` bits, 3 <= bits <= [`MAX_BITS`]; `bits` and the number of candidates
+/// are public. Returns `None` when the CPU lacks AVX-512 IFMA or the contract's public
+/// part fails (empty or more than 8 candidates, `bits` out of range, a limb slice too
+/// short or long for `bits`); otherwise `Some(mask)` where bit k is set exactly when
+/// 2^(n_k - 1) = 1 (mod n_k). Missing lanes repeat candidate 0 and their bits are
+/// cleared. Parity and size of the candidates are NOT checked (a check would branch on
+/// secret data): a violating candidate yields a meaningless bit for its lane only.
+/// Timing depends only on `bits` (see the module doc).
+pub fn fermat_base_two_lanes(cands: &[&[u64]], bits: usize) -> Option<u8> {
+    if !has_ifma() || cands.is_empty() || cands.len() > LANES || !(3..=MAX_BITS).contains(&bits) {
+        return None;
+    }
+    if cands.iter().any(|c| c.len() * 64 < bits || c.len() > bits.div_ceil(64)) {
+        return None;
+    }
+    let l = (bits + 2).div_ceil(52);
+    let l = FIXED_SIZES.iter().copied().find(|&f| f >= l)?;
+    let mut m = vec![[0u64; LANES]; l];
+    let mut m0inv = [0u64; LANES];
+    for k in 0..LANES {
+        let c = cands.get(k).copied().unwrap_or(cands[0]);
+        for (j, limb) in m.iter_mut().enumerate() {
+            limb[k] = radix52_limb(c, j);
+        }
+        m0inv[k] = neg_inv52(m[0][k]);
+    }
+    // SAFETY: has_ifma() checked AVX-512F + IFMA; `m` has exactly L limbs for the
+    // matching instantiation and bits <= 52 L - 2.
+    let pass = unsafe {
+        match l {
+            10 => fermat_fixed::<10, 21>(&m, &m0inv, bits),
+            20 => fermat_fixed::<20, 41>(&m, &m0inv, bits),
+            30 => fermat_fixed::<30, 61>(&m, &m0inv, bits),
+            40 => fermat_fixed::<40, 81>(&m, &m0inv, bits),
+            60 => fermat_fixed::<60, 121>(&m, &m0inv, bits),
+            _ => fermat_fixed::<80, 161>(&m, &m0inv, bits),
+        }
+    };
+    let used = if cands.len() == LANES { 0xff } else { (1u8 << cands.len()) - 1 };
+    Some(pass & used)
+}
+
+/// Limb j (bits 52j .. 52j + 51) of the little-endian u64 number `c`; indices depend only
+/// on j and the public length of `c`.
+fn radix52_limb(c: &[u64], j: usize) -> u64 {
+    let (w, off) = (52 * j / 64, 52 * j % 64);
+    let lo = c.get(w).copied().unwrap_or(0) >> off;
+    let hi = if off > 12 { c.get(w + 1).copied().unwrap_or(0) << (64 - off) } else { 0 };
+    (lo | hi) & MASK52
+}
+
+/// -m0^{-1} mod 2^52 for odd m0 by Newton iteration (branch-free).
+fn neg_inv52(m0: u64) -> u64 {
+    let mut inv = m0;
+    for _ in 0..6 {
+        inv = inv.wrapping_mul(2u64.wrapping_sub(m0.wrapping_mul(inv)));
+    }
+    inv.wrapping_neg() & MASK52
+}
+
+/// Lane-wise x = 2x, then x -= md when 2x >= md (x < md on entry, so x < md on exit;
+/// 2x must fit in L limbs). Masks only.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn double_mod<const L: usize>(x: &mut [__m512i; L], md: &[__m512i; L]) {
+    let mask = _mm512_set1_epi64(MASK52 as i64);
+    let mut carry = _mm512_setzero_si512();
+    for limb in x.iter_mut() {
+        let t = _mm512_add_epi64(_mm512_slli_epi64::<1>(*limb), carry);
+        carry = _mm512_srli_epi64::<52>(t);
+        *limb = _mm512_and_si512(t, mask);
+    }
+    reduce_once(x, md);
+}
+
+/// Lane-wise x -= md when x >= md (masks only).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn reduce_once<const L: usize>(x: &mut [__m512i; L], md: &[__m512i; L]) {
+    let mask = _mm512_set1_epi64(MASK52 as i64);
+    let mut borrow = _mm512_setzero_si512();
+    let mut sub = [_mm512_setzero_si512(); L];
+    for j in 0..L {
+        let u = _mm512_sub_epi64(_mm512_sub_epi64(x[j], md[j]), borrow);
+        borrow = _mm512_srli_epi64::<63>(u);
+        sub[j] = _mm512_and_si512(u, mask);
+    }
+    let keep_sub = _mm512_cmpeq_epi64_mask(borrow, _mm512_setzero_si512());
+    for j in 0..L {
+        x[j] = _mm512_mask_blend_epi64(keep_sub, x[j], sub[j]);
+    }
+}
+
+/// The fixed-size body of [`fermat_base_two_lanes`]: returns the lanes with
+/// 2^(m_k - 1) = 1 (mod m_k).
+///
+/// # Safety
+/// The CPU must support AVX-512F and IFMA. `m` has L limbs < 2^52 per lane, each lane's
+/// modulus odd with exactly `bits` bits, 3 <= bits <= 52 L - 2; T = 2 L + 1.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn fermat_fixed<const L: usize, const T: usize>(m: &[[u64; LANES]], m0inv: &[u64; LANES], bits: usize) -> u8 {
+    assert!(m.len() == L && bits + 2 <= 52 * L);
+    // SAFETY: each pointer addresses a whole [u64; 8] (64 bytes); unaligned access is fine.
+    let ld = |p: &[u64; LANES]| unsafe { _mm512_loadu_si512(p.as_ptr() as *const _) };
+    // SAFETY: as above, for a store into a borrowed [u64; 8].
+    let st = |p: &mut [u64; LANES], v: __m512i| unsafe { _mm512_storeu_si512(p.as_mut_ptr() as *mut _, v) };
+    let zero = _mm512_setzero_si512();
+    let mv: [__m512i; L] = core::array::from_fn(|j| ld(&m[j]));
+    // 2m (< R/2) for the reduction after doubling an AMM output.
+    let mut m2 = mv;
+    double_mod(&mut m2, &[_mm512_set1_epi64(MASK52 as i64); L]); // 2m < R - 1: never reduced
+    // R mod m: start from the public 2^(bits-1) < m and double 52 L - bits + 1 times.
+    let mut one = [zero; L];
+    let top = bits - 1;
+    one[top / 52] = _mm512_set1_epi64(1i64 << (top % 52));
+    for _ in 0..(52 * L - top) {
+        double_mod(&mut one, &mv);
+    }
+    let mut acc = [[0u64; LANES]; L];
+    let mut sq = [[0u64; LANES]; L];
+    for j in 0..L {
+        st(&mut acc[j], one[j]);
+    }
+    for i in (0..bits).rev() {
+        // SAFETY: same CPU features; all slices have L entries; out does not alias.
+        unsafe { amm_fixed::<L, T>(&mut sq, &acc, &acc, m, m0inv) };
+        let s: [__m512i; L] = core::array::from_fn(|j| ld(&sq[j]));
+        let mut d = s;
+        double_mod(&mut d, &m2);
+        // Bit i of m - 1 (= bit i of m except bit 0, which is 0 in m - 1).
+        let e = if i == 0 { zero } else { ld(&m[i / 52]) };
+        let take = _mm512_test_epi64_mask(e, _mm512_set1_epi64(1i64 << (i % 52)));
+        for j in 0..L {
+            st(&mut acc[j], _mm512_mask_blend_epi64(take, s[j], d[j]));
+        }
+    }
+    let mut r: [__m512i; L] = core::array::from_fn(|j| ld(&acc[j]));
+    reduce_once(&mut r, &mv);
+    let mut diff = zero;
+    for j in 0..L {
+        diff = _mm512_or_si512(diff, _mm512_xor_si512(r[j], one[j]));
+    }
+    _mm512_cmpeq_epi64_mask(diff, zero)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+unsafe fn fermat_fixed<const L: usize, const T: usize>(_: &[[u64; LANES]], _: &[u64; LANES], _: usize) -> u8 {
+    unreachable!("has_ifma() is false off x86_64")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::{BigUint, RandBigInt};
+    use num_traits::One;
+    use rand::SeedableRng;
+
+    fn want(n: &BigUint) -> bool {
+        BigUint::from(2u8).modpow(&(n - 1u8), n).is_one()
+    }
+
+    fn check(batch: &[BigUint], bits: usize) {
+        let limbs: Vec<Vec<u64>> = batch.iter().map(|n| n.to_u64_digits()).collect();
+        let refs: Vec<&[u64]> = limbs.iter().map(|v| v.as_slice()).collect();
+        let got = fermat_base_two_lanes(&refs, bits).expect("IFMA present and batch valid");
+        for (k, n) in batch.iter().enumerate() {
+            assert_eq!(got >> k & 1 == 1, want(n), "n={n} lane={k} bits={bits}");
+        }
+        assert_eq!(u32::from(got) >> batch.len(), 0, "padding lanes must be cleared");
+    }
+
+    fn random_odd(rng: &mut impl rand::Rng, bits: u64) -> BigUint {
+        let mut n = rng.gen_biguint(bits) | BigUint::one();
+        n.set_bit(bits - 1, true);
+        n
+    }
+
+    /// A base-2 probable prime with exactly `bits` bits (the oracle is modpow itself, so
+    /// any odd number is a valid case); trial division first keeps modpow calls few.
+    fn random_prime(rng: &mut impl rand::Rng, bits: u64) -> BigUint {
+        let small: Vec<u32> = (3u32..1000).filter(|&p| (2..p).take_while(|d| d * d <= p).all(|d| p % d != 0)).collect();
+        loop {
+            let n = random_odd(rng, bits);
+            if small.iter().all(|&p| &n % p != BigUint::from(0u8)) && want(&n) {
+                return n;
+            }
+        }
+    }
+
+    #[test]
+    fn lanes_agree_with_modpow() {
+        if !has_ifma() {
+            eprintln!("no AVX-512 IFMA on this CPU: 8-lane Fermat not exercised");
+            return;
+        }
+        let mut rng = rand::rngs::StdRng::seed_from_u64(61);
+        let mut batches: Vec<Vec<BigUint>> = Vec::new();
+        for bits in [64u64, 100, 511, 512, 513, 1024, 1536, 2048, 3072, 4096] {
+            // Mixed batches: random primes at some lanes (Mersenne primes above 2048
+            // bits, where random ones cost too much to find), random composites elsewhere.
+            let nprimes = match bits {
+                0..=1024 => 3,
+                1025..=2048 => 1,
+                _ => 0,
+            };
+            let mut batch: Vec<BigUint> = (0..nprimes).map(|_| random_prime(&mut rng, bits)).collect();
+            while batch.len() < LANES {
+                batch.push(random_odd(&mut rng, bits));
+            }
+            batch.swap(0, LANES / 2);
+            batches.push(batch);
+        }
+        for e in [61u32, 89, 127, 521, 607, 1279, 2203, 2281, 3217] {
+            let mut batch = vec![random_odd(&mut rng, e as u64), (BigUint::one() << e) - 1u8];
+            batch.push(random_odd(&mut rng, e as u64));
+            batches.push(batch);
+        }
+        for batch in &batches {
+            let bits = batch[0].bits() as usize;
+            check(batch, bits);
+            // Partial batches.
+            check(&batch[..3], bits);
+            check(&batch[1..2], bits);
+        }
+    }
+
+    #[test]
+    fn pseudoprimes_pass_exactly_like_modpow() {
+        if !has_ifma() {
+            eprintln!("no AVX-512 IFMA on this CPU: 8-lane Fermat not exercised");
+            return;
+        }
+        // Base-2 Fermat pseudoprimes (341, 561, 645, 1105, 1387, 1729, 1905, 2047, ...),
+        // Carmichael numbers, their neighbours, and primes, grouped by bit length.
+        let small: [u64; 24] = [341, 561, 645, 1105, 1387, 1729, 1905, 2047, 2465, 2701, 2821, 3277, 4033, 4369, 4371, 4681, 5461, 6601, 7957, 8321, 8481, 8911, 343, 1031];
+        let mut by_bits: std::collections::BTreeMap<u64, Vec<BigUint>> = Default::default();
+        for &n in &small {
+            for v in [n, n + 2] {
+                let v = BigUint::from(v);
+                by_bits.entry(v.bits()).or_default().push(v);
+            }
+        }
+        // Larger Carmichael numbers (6k+1)(12k+1)(18k+1) with all three factors prime.
+        for k in [1u64, 6, 35, 45, 51, 55, 56, 100, 121, 195] {
+            let (a, b, c) = (6 * k + 1, 12 * k + 1, 18 * k + 1);
+            let n = BigUint::from(a) * b * c;
+            by_bits.entry(n.bits()).or_default().push(n);
+        }
+        // 2^(2^5)+1 = 4294967297 = 641 * 6700417 is a base-2 Fermat pseudoprime.
+        let f5 = (BigUint::one() << 32u32) + 1u8;
+        by_bits.entry(f5.bits()).or_default().push(f5);
+        let mut pseudoprimes_seen = 0;
+        for (bits, ns) in by_bits {
+            for chunk in ns.chunks(LANES) {
+                pseudoprimes_seen += chunk.iter().filter(|n| want(n)).count();
+                check(chunk, bits as usize);
+            }
+        }
+        assert!(pseudoprimes_seen > 20, "the batch must contain numbers that pass");
+    }
+
+    #[test]
+    fn rejects_unsuitable_batches() {
+        assert_eq!(fermat_base_two_lanes(&[], 64), None);
+        let five: &[u64] = &[5];
+        assert_eq!(fermat_base_two_lanes(&[five; 9], 3), None);
+        assert_eq!(fermat_base_two_lanes(&[&[5u64, 0]], 3), None, "limb slice longer than bits needs");
+        assert_eq!(fermat_base_two_lanes(&[&[5u64]], 65), None, "limb slice too short for bits");
+    }
+}
