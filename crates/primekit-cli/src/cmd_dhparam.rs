@@ -27,6 +27,9 @@ pub struct Args {
     /// Threads racing on the one prime.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
+    /// One JSON object: {"command":"dhparam","bits","g","p","file","pem"} (pem only without --out).
+    #[arg(long)]
+    json: bool,
 }
 
 /// PKCS #3 DHParameter ::= SEQUENCE { prime INTEGER, base INTEGER } (the optional
@@ -64,14 +67,19 @@ pub fn run(a: Args) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    match a.out {
+    match &a.out {
         Some(path) => {
-            if let Err(e) = std::fs::write(&path, pem) {
+            if let Err(e) = std::fs::write(path, &pem) {
                 eprintln!("error: cannot write {}: {e}", path.display());
                 return ExitCode::from(1);
             }
         }
-        None => print!("{pem}"),
+        None if !a.json => print!("{pem}"),
+        None => {}
+    }
+    if a.json {
+        let file = a.out.as_ref().map(|p| p.display().to_string());
+        println!("{}", serde_json::json!({"command": "dhparam", "bits": a.bits, "g": 2, "p": p.to_string(), "file": file, "pem": if file.is_none() { Some(&pem) } else { None }}));
     }
     ExitCode::SUCCESS
 }

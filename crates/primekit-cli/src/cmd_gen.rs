@@ -28,6 +28,9 @@ pub struct Args {
     /// Print in hexadecimal (0x-prefixed) instead of decimal.
     #[arg(long)]
     hex: bool,
+    /// One JSON object per prime: {"command":"gen","bits":K,"safe":..,"prime":"<decimal or 0x-hex>"}.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Prints `p` as the CLI does everywhere: decimal, or 0x-prefixed lowercase hex.
@@ -96,7 +99,12 @@ pub fn run(a: Args) -> ExitCode {
     match result {
         Ok(ps) => {
             for p in ps {
-                println!("{}", format_number(&p, a.hex));
+                let text = format_number(&p, a.hex);
+                if a.json {
+                    println!("{}", serde_json::json!({"command": "gen", "bits": a.bits, "safe": a.safe, "prime": text}));
+                } else {
+                    println!("{text}");
+                }
             }
             ExitCode::SUCCESS
         }

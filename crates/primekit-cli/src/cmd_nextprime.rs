@@ -2,6 +2,7 @@
 //! (N decimal or 0x-hex). Bad input: message and exit status 2.
 
 use crate::cmd_gen::{exit_for, format_number};
+use crate::numio::parse_number;
 use clap::Args as ClapArgs;
 use num_bigint::BigUint;
 use std::process::ExitCode;
@@ -13,32 +14,27 @@ pub struct Args {
     /// Print the answer in hexadecimal.
     #[arg(long)]
     hex: bool,
+    /// One JSON object: {"command":"next"|"prev","input":..,"result":..}.
+    #[arg(long)]
+    json: bool,
 }
 
-/// Parses a non-negative integer written in decimal or with a `0x` prefix in hex.
-pub fn parse_number(s: &str) -> Result<BigUint, String> {
-    let t = s.trim();
-    let (digits, radix) = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        Some(h) => (h, 16),
-        None => (t, 10),
-    };
-    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
-        return Err(format!("not a non-negative integer (decimal or 0x-hex): {s:?}"));
-    }
-    BigUint::parse_bytes(digits.as_bytes(), radix).ok_or_else(|| format!("cannot parse {s:?}"))
-}
-
-fn run_with(a: Args, f: fn(&BigUint) -> Result<BigUint, primekit::Error>) -> ExitCode {
+fn run_with(a: Args, command: &str, f: fn(&BigUint) -> Result<BigUint, primekit::Error>) -> ExitCode {
     let n = match parse_number(&a.n) {
         Ok(n) => n,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {:?}: {e}", a.n);
             return ExitCode::from(2);
         }
     };
     match f(&n) {
         Ok(p) => {
-            println!("{}", format_number(&p, a.hex));
+            let text = format_number(&p, a.hex);
+            if a.json {
+                println!("{}", serde_json::json!({"command": command, "input": a.n.trim(), "result": text}));
+            } else {
+                println!("{text}");
+            }
             ExitCode::SUCCESS
         }
         Err(e) => exit_for(&e),
@@ -46,9 +42,9 @@ fn run_with(a: Args, f: fn(&BigUint) -> Result<BigUint, primekit::Error>) -> Exi
 }
 
 pub fn run_next(a: Args) -> ExitCode {
-    run_with(a, primekit::next_prime)
+    run_with(a, "next", primekit::next_prime)
 }
 
 pub fn run_prev(a: Args) -> ExitCode {
-    run_with(a, primekit::prev_prime)
+    run_with(a, "prev", primekit::prev_prime)
 }
