@@ -17,7 +17,6 @@
 //! - `out` must not alias the inputs. Timing depends only on l (no data-dependent
 //!   branch or index), though the exponentiation above it is variable time.
 
-use super::limbs::{bit, bit_len_vartime};
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
@@ -54,6 +53,8 @@ pub struct Ifma8 {
     m52: Vec<[u64; LANES]>,
     m0inv: u64,
     r2: Lanes,
+    /// 1 in Montgomery form in every lane, flattened (for the shared window routine).
+    one: Vec<u64>,
 }
 
 fn to_radix52(x: &BigUint, l: usize) -> Vec<u64> {
@@ -93,8 +94,9 @@ impl Ifma8 {
         let r = BigUint::one() << (52 * l);
         let r2 = (&r * &r) % m;
         let m52 = to_radix52(m, l).into_iter().map(|x| [x; LANES]).collect();
-        let mut ctx = Ifma8 { l, m: m.clone(), m52, m0inv, r2: Lanes { limbs: Vec::new() } };
+        let mut ctx = Ifma8 { l, m: m.clone(), m52, m0inv, r2: Lanes { limbs: Vec::new() }, one: Vec::new() };
         ctx.r2 = ctx.broadcast(&r2);
+        ctx.one = ctx.to_mont(&[]).limbs.as_flattened().to_vec();
         Some(ctx)
     }
 
@@ -118,20 +120,26 @@ impl Ifma8 {
     /// Lane-wise Montgomery product (values < 2m in, < 2m out).
     pub fn mul(&self, a: &Lanes, b: &Lanes) -> Lanes {
         let mut out = Lanes { limbs: vec![[0; LANES]; self.l] };
+        self.mul_into(&mut out.limbs, &a.limbs, &b.limbs);
+        out
+    }
+
+    fn mul_into(&self, out: &mut [[u64; LANES]], a: &[[u64; LANES]], b: &[[u64; LANES]]) {
+        assert!(out.len() == self.l && a.len() == self.l && b.len() == self.l);
+        let inv = [self.m0inv; LANES];
         // SAFETY: `new` returned Some only when the CPU has AVX-512F and IFMA; all
-        // slices have the lengths the kernels expect.
+        // slices have the lengths the kernels expect (checked above).
         unsafe {
             match self.l {
-                10 => amm_fixed::<10, 21>(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, &[self.m0inv; LANES]),
-                20 => amm_fixed::<20, 41>(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, &[self.m0inv; LANES]),
-                30 => amm_fixed::<30, 61>(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, &[self.m0inv; LANES]),
-                40 => amm_fixed::<40, 81>(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, &[self.m0inv; LANES]),
-                60 => amm_fixed::<60, 121>(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, &[self.m0inv; LANES]),
-                80 => amm_fixed::<80, 161>(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, &[self.m0inv; LANES]),
-                _ => amm(&mut out.limbs, &a.limbs, &b.limbs, &self.m52, &[self.m0inv; LANES]),
+                10 => amm_fixed::<10, 21>(out, a, b, &self.m52, &inv),
+                20 => amm_fixed::<20, 41>(out, a, b, &self.m52, &inv),
+                30 => amm_fixed::<30, 61>(out, a, b, &self.m52, &inv),
+                40 => amm_fixed::<40, 81>(out, a, b, &self.m52, &inv),
+                60 => amm_fixed::<60, 121>(out, a, b, &self.m52, &inv),
+                80 => amm_fixed::<80, 161>(out, a, b, &self.m52, &inv),
+                _ => amm(out, a, b, &self.m52, &inv),
             }
         }
-        out
     }
 
     /// Each lane's value as the canonical Montgomery residue in [0, m).
@@ -155,49 +163,28 @@ impl Ifma8 {
         (r, mr)
     }
 
-    /// Lane-wise `base^e` (Montgomery form in and out) by sliding window; variable
-    /// time in the public exponent.
+    /// Lane-wise `base^e` (Montgomery form in and out) by the crate's one sliding-window
+    /// routine ([`super::modexp`]); variable time in the public exponent.
     pub fn pow_vartime(&self, base: &Lanes, e: &[u64]) -> Lanes {
-        let bits = bit_len_vartime(e);
-        let mut acc = self.to_mont(&[]); // 1 in every lane
-        if bits == 0 {
-            return acc;
-        }
-        let w = if bits > 512 { 5 } else if bits > 128 { 4 } else { 3 };
-        let b2 = self.mul(base, base);
-        let mut table = vec![base.clone()];
-        for i in 1..(1usize << (w - 1)) {
-            let next = self.mul(&table[i - 1], &b2);
-            table.push(next);
-        }
-        let mut started = false;
-        let mut i = bits as isize - 1;
-        while i >= 0 {
-            if bit(e, i as usize) == 0 {
-                acc = self.mul(&acc, &acc);
-                i -= 1;
-                continue;
-            }
-            let mut j = (i - w as isize + 1).max(0);
-            while bit(e, j as usize) == 0 {
-                j += 1;
-            }
-            let mut val = 0usize;
-            for k in (j..=i).rev() {
-                val = (val << 1) | bit(e, k as usize) as usize;
-            }
-            if started {
-                for _ in j..=i {
-                    acc = self.mul(&acc, &acc);
-                }
-                acc = self.mul(&acc, &table[val >> 1]);
-            } else {
-                acc = table[val >> 1].clone();
-                started = true;
-            }
-            i = j - 1;
-        }
-        acc
+        let flat = super::modexp::pow_vartime_in(&mut { self }, base.limbs.as_flattened(), e);
+        Lanes { limbs: flat.as_chunks::<LANES>().0.to_vec() }
+    }
+}
+
+/// Eight lanes as one element of `8 l` words, so the window routine is shared.
+impl super::modexp::Domain for &Ifma8 {
+    fn width(&self) -> usize {
+        self.l * LANES
+    }
+    fn one(&self) -> &[u64] {
+        &self.one
+    }
+    fn mul(&mut self, out: &mut [u64], a: &[u64], b: &[u64]) {
+        self.mul_into(out.as_chunks_mut::<LANES>().0, a.as_chunks::<LANES>().0, b.as_chunks::<LANES>().0)
+    }
+    fn sqr(&mut self, out: &mut [u64], a: &[u64]) {
+        let a = a.as_chunks::<LANES>().0;
+        self.mul_into(out.as_chunks_mut::<LANES>().0, a, a)
     }
 }
 

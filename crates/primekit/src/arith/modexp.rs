@@ -25,7 +25,7 @@ fn window_vartime(bits: usize) -> usize {
 
 /// The products an exponentiation needs, on elements of `width()` words in some
 /// Montgomery-like domain: the scalar kernels of a context, or the IFMA domain.
-trait Domain {
+pub(crate) trait Domain {
     fn width(&self) -> usize;
     fn one(&self) -> &[Limb];
     fn mul(&mut self, out: &mut [Limb], a: &[Limb], b: &[Limb]);
@@ -96,7 +96,8 @@ pub fn pow_vartime(ctx: &MontContext, base: &[Limb], exp: &[Limb]) -> Vec<Limb> 
     in_domain(ctx, base, |d, b| pow_vartime_in(d, b, exp))
 }
 
-fn pow_vartime_in(d: &mut dyn Domain, base: &[Limb], exp: &[Limb]) -> Vec<Limb> {
+/// The sliding-window exponentiation in any [`Domain`] (base and result in its form).
+pub(crate) fn pow_vartime_in(d: &mut dyn Domain, base: &[Limb], exp: &[Limb]) -> Vec<Limb> {
     let n = d.width();
     let bits = bit_len_vartime(exp);
     if bits == 0 {
