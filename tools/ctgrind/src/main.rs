@@ -11,7 +11,7 @@
 //! - `leaky-control`: `modexp::pow_vartime` on a secret exponent; must give errors (shows
 //!   the check detects a leak).
 //! - `secret-s`: `passes_ct` with every bit of the candidate secret, including
-//!   s = v2(n-1), which sets its number of squarings; reports the known leak of s.
+//!   s = v2(n-1); its squaring count is fixed, so this must report 0 errors.
 //!
 //! What is secret, what is not (see .ci/ctgrind.sh and README "Constant-time check"):
 //! - secret: every limb of the modulus (hence m^-1 mod 2^64, R mod m, R^2 mod m), the base

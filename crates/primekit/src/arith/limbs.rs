@@ -10,12 +10,16 @@ use num_bigint::BigUint;
 pub type Limb = u64;
 
 /// Limbs of `x`, zero-padded (or `None` if it does not fit) to exactly `len` limbs.
+///
+/// The result is a fresh allocation of exactly `len` limbs, so not even its capacity
+/// reveals how many limbs `x` really has (a secret for candidates).
 pub fn to_limbs(x: &BigUint, len: usize) -> Option<Vec<Limb>> {
-    let mut v = x.to_u64_digits();
-    if v.len() > len {
+    let digits = x.to_u64_digits();
+    if digits.len() > len {
         return None;
     }
-    v.resize(len, 0);
+    let mut v = vec![0; len];
+    v[..digits.len()].copy_from_slice(&digits);
     Some(v)
 }
 

@@ -16,6 +16,10 @@ use crate::Error;
 use num_bigint::BigUint;
 use rand_core::CryptoRngCore;
 
+/// Squarings `passes_ct` always performs after a^d (covers every s <= 64; about 6% of
+/// a 1024-bit exponentiation).
+pub const CT_SQUARINGS: usize = 63;
+
 /// Precomputation for Miller-Rabin rounds modulo one odd n >= 5.
 #[derive(Clone, Debug)]
 pub struct MillerRabin {
@@ -129,18 +133,29 @@ impl MillerRabin {
     }
 
     /// The same round in constant time for a secret n (prime generation): the
-    /// exponentiation is [`pow_ct`] and all s - 1 squarings always run, the outcome
-    /// being accumulated with masks. Only the boolean result is revealed.
+    /// exponentiation is [`pow_ct`] over all limbs of n, and the squarings that follow
+    /// run a fixed [`CT_SQUARINGS`] times whatever s = v2(n - 1) is, those past s - 1
+    /// masked out, so the running time reveals neither d's length nor s. Only the
+    /// boolean result is revealed.
+    ///
+    /// One-sided cap: for the rare n with s > CT_SQUARINGS + 1 (probability 2^-64 for a
+    /// random odd n) a -1 beyond the cap is not seen, so a prime may be reported as
+    /// failing; a witness is never reported as passing. Generators only lose such a
+    /// candidate, which leaves the error bound and the output distribution (up to
+    /// 2^-64) unchanged.
     pub fn passes_ct(&self, a: &[Limb]) -> bool {
         let mut t = self.ctx.scratch();
         let am = self.ctx.to_mont(a, &mut t);
         let mut x = pow_ct(&self.ctx, &am, &self.d, self.d_bits_public());
         let mut pass = eq_mask(&x, self.ctx.one()) | eq_mask(&x, &self.minus_one);
         let mut y = vec![0; x.len()];
-        for _ in 1..self.s {
+        for j in 1..=CT_SQUARINGS {
             self.ctx.sqr(&mut y, &x, &mut t);
             std::mem::swap(&mut x, &mut y);
-            pass |= eq_mask(&x, &self.minus_one);
+            // !0 while j < s (a real step of the round), 0 after; black_box keeps LLVM
+            // from turning the mask into a branch on s.
+            let live = core::hint::black_box(((j as u64).wrapping_sub(self.s as u64) >> 63).wrapping_neg());
+            pass |= eq_mask(&x, &self.minus_one) & live;
         }
         pass != 0
     }
