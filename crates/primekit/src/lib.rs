@@ -8,7 +8,9 @@
 //! ```
 //!
 //! Layers, each knowing nothing of those above it:
-//! `arith` → `sieve` → `primality` → `gen` → `params` → `research`.
+//! `arith` → `sieve` → `primality` → `params` → `gen` → `keys` → `research`.
+//! (`params` is pure error-bound arithmetic that imports nothing from the crate; the
+//! generators take their round counts from it, so it sits below `gen`.)
 //! The crate root re-exports the knob-free API; every tunable variant lives in
 //! [`research`] and never in the default path.
 
