@@ -14,6 +14,7 @@ mod modexp;
 pub mod modmul;
 pub mod paper;
 pub mod suite;
+mod table5;
 pub mod pga;
 mod pga_tables;
 mod test;
@@ -40,6 +41,8 @@ pub enum BenchCmd {
     Lucas(lucas::Args),
     /// Seed 003: Montgomery vs special-form modular multiplication.
     Modmul(modmul::Args),
+    /// Seed 001 Table 5: OpenSSL-style generator with MR64 inside vs MRAC inside.
+    Table5(table5::Args),
     /// Merge the JSON lines of sharded suite/adversarial runs.
     Merge(merge::Args),
     /// Seed 002 incremental-search prime generation: one PGA × sieve combination.
@@ -58,6 +61,7 @@ pub fn run(cmd: BenchCmd) -> ExitCode {
         BenchCmd::Adversarial(a) => adversarial::run(a),
         BenchCmd::Lucas(a) => lucas::run(a),
         BenchCmd::Modmul(a) => modmul::run(a),
+        BenchCmd::Table5(a) => table5::run(a),
         BenchCmd::Merge(a) => merge::run(a),
         BenchCmd::Pga(a) => pga::run(a),
         BenchCmd::PgaTables(a) => pga_tables::run(a),

@@ -297,6 +297,14 @@ impl Generator {
         &self.derived
     }
 
+    /// Replaces the derived t by a fixed number of rounds per candidate: the research
+    /// knob behind seed 001's Table 5 (OpenSSL's generator with MR64 inside vs its own
+    /// MRAC rounds). The reported error bound no longer applies.
+    pub fn with_mr_rounds(mut self, t: u32) -> Self {
+        self.derived.t = t.max(1);
+        self
+    }
+
     /// One call of the PGA (may report failure, as the thesis's functions do).
     pub fn generate(&mut self, rng: &mut dyn CryptoRngCore) -> Result<Outcome, Error> {
         let t = self.derived.t;
