@@ -48,12 +48,8 @@ fn check(p: &BigUint, bits: u32, safe: bool) -> Result<(), String> {
 }
 
 pub fn run(a: Args) -> ExitCode {
-    if a.count == 0 || a.bits.iter().any(|&b| !(64..=8192).contains(&b)) {
-        eprintln!("error: --count must be positive and --bits within 64..=8192");
-        return ExitCode::from(2);
-    }
-    if let Some(n) = super::peers_note() {
-        println!("{n}");
+    if let Err(code) = super::begin(a.count, &a.bits, 64..=8192) {
+        return code;
     }
     for &bits in &a.bits {
         let opts = PrimeOptions::new(bits).safe(a.safe).jobs(a.jobs);

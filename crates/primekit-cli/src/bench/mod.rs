@@ -68,6 +68,19 @@ pub fn run(cmd: BenchCmd) -> ExitCode {
     }
 }
 
+/// Common start of a benchmark: checks `--count` (positive) and `--bits` (within
+/// `range`), then prints the peers note. `Err` carries the exit status for bad arguments.
+pub fn begin(count: usize, bits: &[u32], range: std::ops::RangeInclusive<u32>) -> Result<(), ExitCode> {
+    if count == 0 || bits.iter().any(|b| !range.contains(b)) {
+        eprintln!("error: --count must be positive and --bits within {}..={}", range.start(), range.end());
+        return Err(ExitCode::from(2));
+    }
+    if let Some(n) = peers_note() {
+        println!("{n}");
+    }
+    Ok(())
+}
+
 /// Whether peers were compiled in; printed with results so a reader knows why they are absent.
 pub fn peers_note() -> Option<serde_json::Value> {
     if cfg!(feature = "compare") {

@@ -61,12 +61,8 @@ fn emit(engine: &str, bits: u32, count: usize, samples: &[f64]) {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    if args.count == 0 || args.bits.iter().any(|&b| !(8..=16384).contains(&b)) {
-        eprintln!("error: --count must be positive and --bits within 8..=16384");
-        return ExitCode::from(2);
-    }
-    if let Some(n) = super::peers_note() {
-        println!("{n}");
+    if let Err(code) = super::begin(args.count, &args.bits, 8..=16384) {
+        return code;
     }
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(args.seed);
     for &bits in &args.bits {

@@ -68,12 +68,8 @@ pub fn make_inputs(bits: u32, kind: Inputs, count: usize, seed: u64) -> Vec<BigU
 }
 
 pub fn run(args: Args) -> ExitCode {
-    if args.count == 0 || args.bits.iter().any(|&b| !(8..=16384).contains(&b)) {
-        eprintln!("error: --count must be positive and --bits within 8..=16384");
-        return ExitCode::from(2);
-    }
-    if let Some(n) = super::peers_note() {
-        println!("{n}");
+    if let Err(code) = super::begin(args.count, &args.bits, 8..=16384) {
+        return code;
     }
     for &bits in &args.bits {
         let inputs = make_inputs(bits, args.inputs, args.count, args.seed);
