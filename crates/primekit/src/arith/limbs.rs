@@ -60,6 +60,34 @@ pub fn add_assign(a: &mut [Limb], b: &[Limb]) -> Limb {
     carry
 }
 
+/// `a -= b` over equal lengths; returns the borrow (0 or 1). Constant time.
+#[inline]
+pub fn sub_assign(a: &mut [Limb], b: &[Limb]) -> Limb {
+    debug_assert!(a.len() == b.len());
+    let mut borrow = 0u64;
+    for (x, &y) in a.iter_mut().zip(b) {
+        let (d1, b1) = x.overflowing_sub(y);
+        let (d2, b2) = d1.overflowing_sub(borrow);
+        *x = d2;
+        borrow = (b1 | b2) as u64;
+    }
+    borrow
+}
+
+/// `a = a - b mod m` for reduced `a, b < m`. Variable time (branches on the borrow).
+pub fn sub_mod_vartime(a: &mut [Limb], b: &[Limb], m: &[Limb]) {
+    if sub_assign(a, b) != 0 {
+        add_assign(a, m);
+    }
+}
+
+/// `a = a + b mod m` for reduced `a, b < m`. Variable time (branches on the result).
+pub fn add_mod_vartime(a: &mut [Limb], b: &[Limb], m: &[Limb]) {
+    if add_assign(a, b) != 0 || !lt_vartime(a, m) {
+        sub_assign(a, m);
+    }
+}
+
 /// `out = if mask == !0 { a } else { b }` for `mask` in {0, !0}. Constant time.
 #[inline]
 pub fn select_into(out: &mut [Limb], a: &[Limb], b: &[Limb], mask: Limb) {

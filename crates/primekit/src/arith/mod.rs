@@ -7,6 +7,7 @@
 pub mod ifma;
 pub mod ifma_fermat;
 pub mod limbs;
+pub mod lucas_v;
 pub mod modexp;
 pub mod mont64;
 pub mod mont;

@@ -6,12 +6,13 @@
 //! IFMA domain once (radix 2^52, Montgomery factor R' = 2^(52k)), all products and
 //! squares happen there, and the result is moved back and fully reduced once.
 //!
-//! Contract of [`amm`] (k = `p.k` digits of 52 bits, R' = 2^(52k), 4m < R'):
+//! Contract of [`amm`] (k = `p.k` digits of 52 bits, R' = 2^(52k) >= 16m):
 //! - the CPU supports AVX-512F and AVX-512 IFMA (checked by [`has_ifma`] before a
 //!   context with this kernel exists);
 //! - inputs `a`, `b` are digit vectors of `p.width()` words, each word `< 2^52`, words
-//!   at index `>= k` zero, values `< 2m`;
-//! - the output has the same form: `a*b*R'^{-1} mod m` plus possibly m, `< 2m`;
+//!   at index `>= k` zero, values `< 4m`;
+//! - the output has the same form: `a*b*R'^{-1} mod m` plus possibly m, `< 2m`
+//!   (it is (ab + qm)/R' with q < R', and ab < 16m^2 <= R'm);
 //! - `out` is a buffer distinct from the inputs;
 //! - time and memory accesses depend only on k (the limb count of m): fixed trip
 //!   counts, no branch or index on digit values, carries by shifts and masks.
@@ -40,7 +41,7 @@ pub fn has_ifma() -> bool {
 pub struct IfmaParams {
     /// Number of 8-digit vectors.
     vectors: usize,
-    /// Number of 52-bit digits k; R' = 2^(52k) > 4m.
+    /// Number of 52-bit digits k; R' = 2^(52k) >= 16m.
     k: usize,
     /// Limb count n of the modulus.
     n: usize,
@@ -58,7 +59,9 @@ pub struct IfmaParams {
 impl IfmaParams {
     /// Constants for the odd modulus `m` of `n` limbs, or `None` when it is too large.
     pub fn new(m: &BigUint, n: usize) -> Option<Self> {
-        let k = (64 * n + 2).div_ceil(52);
+        // 52k >= 64n + 4, so R' >= 16m: inputs up to 4m keep AMM's output below 2m, the
+        // headroom that lets a Lucas ladder add a constant without reducing (`add`).
+        let k = (64 * n + 4).div_ceil(52);
         let vectors = k.div_ceil(8);
         if vectors > MAX_VECTORS {
             return None;
@@ -109,7 +112,7 @@ impl IfmaParams {
         amm(self, out, &d, &self.into);
     }
 
-    /// Scalar Montgomery form, fully reduced, of the IFMA-domain element `a`.
+    /// Scalar Montgomery form, fully reduced, of the IFMA-domain element `a` (`< 4m`).
     pub fn leave(&self, out: &mut [Limb], a: &[u64], m: &[Limb]) {
         let n = self.n;
         let mut d = vec![0; self.width()];
@@ -151,28 +154,100 @@ pub fn digits_to_limbs(a: &mut [Limb], d: &[u64], k: usize) {
 
 /// Almost-Montgomery product `out = a*b*R'^{-1} mod m` (`< 2m`); see the module docs.
 pub fn amm(p: &IfmaParams, out: &mut [u64], a: &[u64], b: &[u64]) {
+    amm_n::<1>(p, [out], [a], [b]);
+}
+
+/// Two independent almost-Montgomery products at once, `out1 = a1*b1*R'^{-1}` and
+/// `out2 = a2*b2*R'^{-1}` (each as [`amm`]). One product's loop-carried chain (q_i ->
+/// q_{i+1}, a few scalar multiplications per digit) leaves the vector units idle; two
+/// interleaved chains fill them, for nearly twice the throughput at 1024 bits.
+pub fn amm2(p: &IfmaParams, out1: &mut [u64], a1: &[u64], b1: &[u64], out2: &mut [u64], a2: &[u64], b2: &[u64]) {
+    amm_n::<2>(p, [out1, out2], [a1, a2], [b1, b2]);
+}
+
+fn amm_n<const N: usize>(p: &IfmaParams, out: [&mut [u64]; N], a: [&[u64]; N], b: [&[u64]; N]) {
     let w = p.width();
-    assert!(out.len() >= w && a.len() >= w && b.len() >= w && p.m.len() == w);
+    assert!(p.m.len() == w && (0..N).all(|i| out[i].len() >= w && a[i].len() >= w && b[i].len() >= w));
     // SAFETY: the lengths are checked above; IfmaParams only exist in contexts built
     // after `has_ifma()` (MontContext::with_kernel rejects Kernel::Ifma otherwise).
     unsafe {
         match p.vectors {
-            1 => amm_v::<1>(out, a, b, &p.m, p.k0, p.k),
-            2 => amm_v::<2>(out, a, b, &p.m, p.k0, p.k),
-            3 => amm_v::<3>(out, a, b, &p.m, p.k0, p.k),
-            4 => amm_v::<4>(out, a, b, &p.m, p.k0, p.k),
-            5 => amm_v::<5>(out, a, b, &p.m, p.k0, p.k),
-            6 => amm_v::<6>(out, a, b, &p.m, p.k0, p.k),
-            7 => amm_v::<7>(out, a, b, &p.m, p.k0, p.k),
-            8 => amm_v::<8>(out, a, b, &p.m, p.k0, p.k),
-            9 => amm_v::<9>(out, a, b, &p.m, p.k0, p.k),
-            10 => amm_v::<10>(out, a, b, &p.m, p.k0, p.k),
+            1 => amm_v::<1, N>(out, a, b, &p.m, p.k0, p.k),
+            2 => amm_v::<2, N>(out, a, b, &p.m, p.k0, p.k),
+            3 => amm_v::<3, N>(out, a, b, &p.m, p.k0, p.k),
+            4 => amm_v::<4, N>(out, a, b, &p.m, p.k0, p.k),
+            5 => amm_v::<5, N>(out, a, b, &p.m, p.k0, p.k),
+            6 => amm_v::<6, N>(out, a, b, &p.m, p.k0, p.k),
+            7 => amm_v::<7, N>(out, a, b, &p.m, p.k0, p.k),
+            8 => amm_v::<8, N>(out, a, b, &p.m, p.k0, p.k),
+            9 => amm_v::<9, N>(out, a, b, &p.m, p.k0, p.k),
+            10 => amm_v::<10, N>(out, a, b, &p.m, p.k0, p.k),
             _ => unreachable!("IfmaParams::new bounds the vector count"),
         }
     }
 }
 
-/// AMM over `V` vectors of 8 digits, `k` iterations (one per digit of `b`).
+/// `a = a + b` for digit vectors of `p.width()` words with digits `< 2^52` and a sum
+/// `< R'`; the result is normalised to 52-bit digits. Used by the Lucas ladder to
+/// subtract a constant c as `+ (2m - c)` (see [`twice_modulus_minus`]). Timing depends
+/// only on the vector count.
+pub fn add(p: &IfmaParams, a: &mut [u64], b: &[u64]) {
+    let w = p.width();
+    assert!(a.len() >= w && b.len() >= w);
+    // SAFETY: lengths checked above; IfmaParams exist only when `has_ifma()`.
+    unsafe {
+        match p.vectors {
+            1 => add_v::<1>(a, b),
+            2 => add_v::<2>(a, b),
+            3 => add_v::<3>(a, b),
+            4 => add_v::<4>(a, b),
+            5 => add_v::<5>(a, b),
+            6 => add_v::<6>(a, b),
+            7 => add_v::<7>(a, b),
+            8 => add_v::<8>(a, b),
+            9 => add_v::<9>(a, b),
+            10 => add_v::<10>(a, b),
+            _ => unreachable!("IfmaParams::new bounds the vector count"),
+        }
+    }
+}
+
+/// # Safety
+/// `a` and `b` hold at least 8V words; the CPU supports AVX-512F.
+#[target_feature(enable = "avx512f")]
+unsafe fn add_v<const V: usize>(a: &mut [u64], b: &[u64]) {
+    let mut acc = [_mm512_setzero_si512(); V];
+    for (j, x) in acc.iter_mut().enumerate() {
+        // SAFETY: 8V words are readable in a and b (checked by the caller).
+        unsafe {
+            *x = _mm512_add_epi64(_mm512_loadu_si512(a.as_ptr().add(8 * j).cast()), _mm512_loadu_si512(b.as_ptr().add(8 * j).cast()));
+        }
+    }
+    normalize::<V>(&mut acc);
+    for (j, x) in acc.iter().enumerate() {
+        // SAFETY: 8V words are writable in a (checked by the caller).
+        unsafe { _mm512_storeu_si512(a.as_mut_ptr().add(8 * j).cast(), *x) };
+    }
+}
+
+/// `2m - c` as normalised digits, for an IFMA-domain element `c < 2m`: adding it to an
+/// AMM output (`< 2m`) subtracts c modulo m and stays below 4m, which [`amm`] accepts.
+pub fn twice_modulus_minus(p: &IfmaParams, c: &[u64]) -> Vec<u64> {
+    let mut out = vec![0; p.width()];
+    let (mut carry, mut borrow) = (0u64, 0u64);
+    for j in 0..p.k {
+        let t = 2 * p.m[j] + carry; // < 2^53 + 1
+        carry = t >> 52;
+        let d = (t & MASK52).wrapping_sub(c[j]).wrapping_sub(borrow);
+        borrow = d >> 63; // digits < 2^52: a wrap shows in the top bit
+        out[j] = d & MASK52;
+    }
+    debug_assert!(carry == 0 && borrow == 0, "c < 2m < R'");
+    out
+}
+
+/// AMM over `V` vectors of 8 digits for `N` independent products, `k` iterations (one per
+/// digit of `b`).
 ///
 /// Iteration i: S = acc + lo(a*b_i); q = digit0(S) * k0 mod 2^52; then
 /// acc = shift(S + lo(m*q)) + hi(a*b_i) + hi(m*q), where `shift` drops digit 0 (now
@@ -184,82 +259,90 @@ pub fn amm(p: &IfmaParams, out: &mut [u64], a: &[u64], b: &[u64]) {
 /// digit 0 of the next S is predicted in scalar code: lane 1 of acc (`y`, read from the
 /// vector one iteration earlier), plus lo(a_1 b_i), hi(a_0 b_i) and lo(a_0 b_{i+1})
 /// (all known before q), plus lo(m_1 q) and hi(m_0 q) (two scalar products by q), plus
-/// the carry out of digit 0 (which needs no product).
+/// the carry out of digit 0 (which needs no product). The N products share only m and
+/// the loop; their chains interleave.
 ///
 /// # Safety
-/// `out`, `a`, `b`, `m` hold at least 8V words (`k <= 8V`); the CPU supports AVX-512F
-/// and IFMA.
+/// `out[n]`, `a[n]`, `b[n]`, `m` hold at least 8V words (`k <= 8V`); the CPU supports
+/// AVX-512F and IFMA.
 #[allow(clippy::needless_range_loop)] // lane-vector index j pairs several arrays
 #[target_feature(enable = "avx512f,avx512ifma,bmi2")]
-unsafe fn amm_v<const V: usize>(out: &mut [u64], a: &[u64], b: &[u64], m: &[u64], k0: u64, k: usize) {
+unsafe fn amm_v<const V: usize, const N: usize>(out: [&mut [u64]; N], a: [&[u64]; N], b: [&[u64]; N], m: &[u64], k0: u64, k: usize) {
     let zero = _mm512_setzero_si512();
-    let mut av = [zero; V];
+    let mut av = [[zero; V]; N];
     let mut mv = [zero; V];
     for j in 0..V {
-        // SAFETY: 8V words are readable in a and m (checked by the caller).
+        // SAFETY: 8V words are readable in a[n] and m (checked by the caller).
         unsafe {
-            av[j] = _mm512_loadu_si512(a.as_ptr().add(8 * j).cast());
+            for n in 0..N {
+                av[n][j] = _mm512_loadu_si512(a[n].as_ptr().add(8 * j).cast());
+            }
             mv[j] = _mm512_loadu_si512(m.as_ptr().add(8 * j).cast());
         }
     }
-    let (a0, a1, m0, m1, m2) = (a[0], a[1], m[0], m[1], m[2]);
+    let (m0, m1, m2) = (m[0], m[1], m[2]);
     let k0s = k0 << 12;
     let lo52 = |x: u64, y: u64| x.wrapping_mul(y) & MASK52;
     let hi52 = |x: u64, y: u64| ((x as u128 * y as u128) >> 52) as u64;
-    let mut acc = [zero; V];
+    let mut acc = [[zero; V]; N];
     // x: the true digit 0 of S (vector lane plus pending carries), for iteration 0.
-    let mut x = lo52(a0, b[0]);
-    let mut c = 0u64;
+    let mut x: [u64; N] = core::array::from_fn(|n| lo52(a[n][0], b[n][0]));
+    let mut c = [0u64; N];
     // y: lane 1 of acc (acc is 0 before the first iteration).
-    let mut y = 0u64;
+    let mut y = [0u64; N];
     for i in 0..k {
-        let bi = b[i];
-        let b_next = if i + 1 < k { b[i + 1] } else { 0 };
-        // Broadcast straight from memory: moves between scalar and vector registers are
-        // slow, and this keeps them to two per iteration (q in, one lane out).
-        // SAFETY: i < k <= 8V words of b (checked by the caller).
-        let bv = _mm512_broadcastq_epi64(unsafe { _mm_loadl_epi64(b.as_ptr().add(i).cast()) });
-        let mut s = [zero; V];
-        let mut h = [zero; V];
-        for j in 0..V {
-            s[j] = _mm512_add_epi64(acc[j], _mm512_madd52lo_epu64(zero, av[j], bv));
-            h[j] = _mm512_madd52hi_epu64(zero, av[j], bv);
+        for n in 0..N {
+            let (a0, a1) = (a[n][0], a[n][1]);
+            let bi = b[n][i];
+            let b_next = if i + 1 < k { b[n][i + 1] } else { 0 };
+            // Broadcast straight from memory: moves between scalar and vector registers
+            // are slow, and this keeps them to two per iteration (q in, one lane out).
+            // SAFETY: i < k <= 8V words of b[n] (checked by the caller).
+            let bv = _mm512_broadcastq_epi64(unsafe { _mm_loadl_epi64(b[n].as_ptr().add(i).cast()) });
+            let mut s = [zero; V];
+            let mut h = [zero; V];
+            for j in 0..V {
+                s[j] = _mm512_add_epi64(acc[n][j], _mm512_madd52lo_epu64(zero, av[n][j], bv));
+                h[j] = _mm512_madd52hi_epu64(zero, av[n][j], bv);
+            }
+            // qs = q * 2^12 with q = x*k0 mod 2^52: the shift drops exactly the bits above
+            // 52, so hi52(m_0 q) is the high word of m_0*qs and lo52(m_1 q) is the low
+            // word of m_1*qs shifted down by 12, with no masking on the critical path.
+            let qs = x[n].wrapping_mul(k0s);
+            let qv = _mm512_set1_epi64((qs >> 12) as i64);
+            // Scalar prediction of the next x (see above). The carry out of digit 0 needs
+            // no product: lo52(m_0 q) = -x mod 2^52 by the choice of q, so the carry is
+            // (x + (-x mod 2^52)) >> 52 = (x + 2^52 - 1) >> 52.
+            c[n] = (x[n] + MASK52) >> 52;
+            // Lane 1 of S_i (= lane 1 of acc_i + lo52(a_1 b_i)) is y plus lo52(a_1 b_i):
+            // taking it from the previous iteration keeps the vectors two iterations away
+            // from the chain. Everything that does not depend on q is summed first
+            // (`opaque` keeps the compiler from re-associating).
+            let p = opaque(y[n] + lo52(a1, bi) + hi52(a0, bi) + lo52(a0, b_next) + c[n]);
+            x[n] = p + (((m0 as u128 * qs as u128) >> 64) as u64 + (m1.wrapping_mul(qs) >> 12));
+            // y = lane 1 of acc_{i+1} = lane 2 of S_i + lo52(m_2 q) + lane 1 of
+            // hi(a*b_i) + hi52(m_1 q).
+            let s2 = _mm_cvtsi128_si64(_mm512_extracti32x4_epi32::<1>(s[0])) as u64;
+            y[n] = s2 + hi52(a1, bi) + (m2.wrapping_mul(qs) >> 12) + ((m1 as u128 * qs as u128) >> 64) as u64;
+            for j in 0..V {
+                s[j] = _mm512_madd52lo_epu64(s[j], mv[j], qv);
+                h[j] = _mm512_madd52hi_epu64(h[j], mv[j], qv);
+            }
+            for j in 0..V - 1 {
+                acc[n][j] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(s[j + 1], s[j]), h[j]);
+            }
+            acc[n][V - 1] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(zero, s[V - 1]), h[V - 1]);
         }
-        // qs = q * 2^12 with q = x*k0 mod 2^52: the shift drops exactly the bits above
-        // 52, so hi52(m_0 q) is the high word of m_0*qs and lo52(m_1 q) is the low word
-        // of m_1*qs shifted down by 12, with no masking on the critical path.
-        let qs = x.wrapping_mul(k0s);
-        let qv = _mm512_set1_epi64((qs >> 12) as i64);
-        // Scalar prediction of the next x (see above). The carry out of digit 0 needs no
-        // product: lo52(m_0 q) = -x mod 2^52 by the choice of q, so the carry is
-        // (x + (-x mod 2^52)) >> 52 = (x + 2^52 - 1) >> 52.
-        c = (x + MASK52) >> 52;
-        // Lane 1 of S_i (= lane 1 of acc_i + lo52(a_1 b_i)) is y plus lo52(a_1 b_i):
-        // taking it from the previous iteration keeps the vectors two iterations away
-        // from the chain. Everything that does not depend on q is summed first
-        // (`opaque` keeps the compiler from re-associating).
-        let p = opaque(y + lo52(a1, bi) + hi52(a0, bi) + lo52(a0, b_next) + c);
-        x = p + (((m0 as u128 * qs as u128) >> 64) as u64 + (m1.wrapping_mul(qs) >> 12));
-        // y = lane 1 of acc_{i+1} = lane 2 of S_i + lo52(m_2 q) + lane 1 of hi(a*b_i)
-        // + hi52(m_1 q).
-        let s2 = _mm_cvtsi128_si64(_mm512_extracti32x4_epi32::<1>(s[0])) as u64;
-        y = s2 + hi52(a1, bi) + (m2.wrapping_mul(qs) >> 12) + ((m1 as u128 * qs as u128) >> 64) as u64;
-        for j in 0..V {
-            s[j] = _mm512_madd52lo_epu64(s[j], mv[j], qv);
-            h[j] = _mm512_madd52hi_epu64(h[j], mv[j], qv);
-        }
-        for j in 0..V - 1 {
-            acc[j] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(s[j + 1], s[j]), h[j]);
-        }
-        acc[V - 1] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(zero, s[V - 1]), h[V - 1]);
     }
     // Normalise to 52-bit digits (the value is < 2m < 2^(52k), so no carry leaves); the
     // carry out of the last digit 0 is still pending in c.
-    acc[0] = _mm512_add_epi64(acc[0], _mm512_maskz_set1_epi64(1, c as i64));
-    normalize::<V>(&mut acc);
-    for j in 0..V {
-        // SAFETY: 8V words are writable in out (checked by the caller).
-        unsafe { _mm512_storeu_si512(out.as_mut_ptr().add(8 * j).cast(), acc[j]) };
+    for (n, o) in out.into_iter().enumerate() {
+        acc[n][0] = _mm512_add_epi64(acc[n][0], _mm512_maskz_set1_epi64(1, c[n] as i64));
+        normalize::<V>(&mut acc[n]);
+        for j in 0..V {
+            // SAFETY: 8V words are writable in out[n] (checked by the caller).
+            unsafe { _mm512_storeu_si512(o.as_mut_ptr().add(8 * j).cast(), acc[n][j]) };
+        }
     }
 }
 
@@ -394,8 +477,9 @@ mod tests {
                 let p = IfmaParams::new(&m, n).unwrap();
                 let r1 = BigUint::one() << (52 * p.k);
                 let r1_inv = r1.modinv(&m).unwrap();
-                // Largest allowed inputs: 2m - 1 and m.
-                for (a, b) in [(&m * 2u32 - 1u32, &m * 2u32 - 1u32), (&m * 2u32 - 1u32, m.clone()), (m.clone() - 1u32, BigUint::one())] {
+                // Largest allowed inputs: 4m - 1 (R' >= 16m), then 2m - 1 and m.
+                let top = &m * 4u32 - 1u32;
+                for (a, b) in [(top.clone(), top.clone()), (top.clone(), BigUint::one()), (&m * 2u32 - 1u32, m.clone()), (m.clone() - 1u32, BigUint::one())] {
                     let digits = |x: &BigUint| {
                         let mut d = vec![0; p.width()];
                         limbs_to_digits(&mut d, &to_limbs(x, n + 1).unwrap(), p.k);
@@ -407,6 +491,12 @@ mod tests {
                     let got = value(&out);
                     assert!(got < &m * 2u32, "bits {bits}");
                     assert_eq!(got % &m, &a * &b * &r1_inv % &m, "bits {bits}");
+                    // amm2 gives each of its two products exactly what amm gives.
+                    let (mut o1, mut o2) = (vec![0; p.width()], vec![0; p.width()]);
+                    amm2(&p, &mut o1, &digits(&a), &digits(&b), &mut o2, &digits(&b), &digits(&b));
+                    let mut want2 = vec![0; p.width()];
+                    amm(&p, &mut want2, &digits(&b), &digits(&b));
+                    assert_eq!((o1, o2), (out, want2), "bits {bits}");
                 }
             }
         }

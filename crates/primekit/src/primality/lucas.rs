@@ -18,8 +18,9 @@
 
 use super::jacobi::{jacobi_binary, jacobi_small};
 use super::square::is_perfect_square;
-use crate::arith::limbs::{add_assign, bit, bit_len_vartime, lt_vartime, sub_into, to_limbs, Limb};
+use crate::arith::limbs::{add_mod_vartime, sub_mod_vartime, to_limbs, Limb};
 use crate::arith::word::rem_limbs;
+use crate::arith::lucas_v::lucas_v_vartime;
 use crate::arith::MontContext;
 use crate::Error;
 use num_bigint::{BigInt, BigUint};
@@ -152,43 +153,11 @@ impl LucasLadder {
         &self.ctx
     }
 
-    /// `a = a - b mod n` for reduced a, b; in place (two per bit: no allocation).
-    #[inline]
-    fn sub_mod(&self, a: &mut [Limb], b: &[Limb]) {
-        let mut borrow = false;
-        for (x, &y) in a.iter_mut().zip(b) {
-            let (d1, b1) = x.overflowing_sub(y);
-            let (d2, b2) = d1.overflowing_sub(borrow as Limb);
-            *x = d2;
-            borrow = b1 | b2;
-        }
-        if borrow {
-            add_assign(a, self.ctx.modulus());
-        }
-    }
-
-    /// (W_m, W_{m+1}) in Montgomery form: one product and one squaring per bit of m.
+    /// (W_m, W_{m+1}) in Montgomery form: W_k = V_k(P', 1), so this is the engine's Q = 1
+    /// ladder ([`lucas_v_vartime`]; one product and one squaring per bit of m, the two run
+    /// together in the IFMA domain when the context has one).
     pub fn ladder(&self, m: &[Limb]) -> (Vec<Limb>, Vec<Limb>) {
-        let len = self.ctx.len();
-        let mut t = self.ctx.scratch();
-        let (mut lo, mut hi) = (self.two.clone(), self.p_prime.clone());
-        let (mut a, mut b) = (vec![0; len], vec![0; len]);
-        for i in (0..bit_len_vartime(m)).rev() {
-            self.ctx.mul(&mut a, &lo, &hi, &mut t);
-            self.sub_mod(&mut a, &self.p_prime); // W_{2k+1}
-            if bit(m, i) == 1 {
-                self.ctx.sqr(&mut b, &hi, &mut t);
-                self.sub_mod(&mut b, &self.two); // W_{2k+2}
-                std::mem::swap(&mut lo, &mut a);
-                std::mem::swap(&mut hi, &mut b);
-            } else {
-                self.ctx.sqr(&mut b, &lo, &mut t);
-                self.sub_mod(&mut b, &self.two); // W_{2k}
-                std::mem::swap(&mut lo, &mut b);
-                std::mem::swap(&mut hi, &mut a);
-            }
-        }
-        (lo, hi)
+        lucas_v_vartime(&self.ctx, &self.p_prime, m)
     }
 
     /// Strong Lucas test: with n + 1 = d 2^s (d odd), n passes when U_d ≡ 0 or
@@ -202,18 +171,14 @@ impl LucasLadder {
             return true; // U_d ≡ 0
         }
         let mut sum = wm.clone();
-        if add_assign(&mut sum, &wm1) != 0 || !lt_vartime(&sum, self.ctx.modulus()) {
-            let mut d = vec![0; len];
-            sub_into(&mut d, &sum, self.ctx.modulus());
-            sum = d;
-        }
+        add_mod_vartime(&mut sum, &wm1, self.ctx.modulus());
         if sum.iter().all(|&l| l == 0) {
             return true; // V_d ≡ 0
         }
         let mut t = self.ctx.scratch();
         let mut w = vec![0; len];
         self.ctx.mul(&mut w, &wm, &wm1, &mut t);
-        self.sub_mod(&mut w, &self.p_prime); // W_d, the image of V_{2d}
+        sub_mod_vartime(&mut w, &self.p_prime, self.ctx.modulus()); // W_d, the image of V_{2d}
         let mut y = vec![0; len];
         for r in 1..s {
             if w.iter().all(|&l| l == 0) {
@@ -221,7 +186,7 @@ impl LucasLadder {
             }
             if r + 1 < s {
                 self.ctx.sqr(&mut y, &w, &mut t);
-                self.sub_mod(&mut y, &self.two);
+                sub_mod_vartime(&mut y, &self.two, self.ctx.modulus());
                 std::mem::swap(&mut w, &mut y);
             }
         }
@@ -235,11 +200,7 @@ impl LucasLadder {
         let (wm, wm1) = self.ladder(&to_limbs(&big_m, len).expect("M < n"));
         let mut t = self.ctx.scratch();
         let mut lhs = wm1.clone();
-        if add_assign(&mut lhs, &wm1) != 0 || !lt_vartime(&lhs, self.ctx.modulus()) {
-            let mut d = vec![0; len];
-            sub_into(&mut d, &lhs, self.ctx.modulus());
-            lhs = d;
-        }
+        add_mod_vartime(&mut lhs, &wm1, self.ctx.modulus());
         let mut rhs = vec![0; len];
         self.ctx.mul(&mut rhs, &self.p_prime, &wm, &mut t);
         lhs == rhs
