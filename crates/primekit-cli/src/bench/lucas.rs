@@ -4,8 +4,9 @@
 //! (seed 004 Alg. 2: square test, binary Jacobi, 5 products per bit) and `bpsw`
 //! (base-2 round + strong Lucas), all with r = 0. Targets (issue 4): strong Lucas
 //! <= 2.0 MR rounds, BPSW <= 3.2, and faster than seed 004's 45 nm ASIC (0.90 ms at 1024
-//! bits). Seed 001's OpenSSL-based Lucas part needed 17.04 rounds. Times are thread CPU
-//! time ([`super::cpu_clock`]).
+//! bits). Seed 001's OpenSSL-based Lucas part needed 17.04 rounds. With `--features
+//! compare`, GMP's BPSW (`mpz_probab_prime_p(n, 24)`) on the same primes is the peer
+//! (OpenSSL has no Lucas test). Times are thread CPU time ([`super::cpu_clock`]).
 
 use super::inputs::{pool, random_primes};
 use super::cpu_clock::cpu_pass;
@@ -48,11 +49,25 @@ pub fn measure(a: &Args) -> Result<Vec<Value>, String> {
         // machine load between reps moves all of them together; ratios are taken per
         // rep and the median reported.
         let mut ms: Vec<Vec<f64>> = vec![Vec::new(); TESTS.len() + 1];
+        #[cfg(feature = "compare")]
+        let mpz: Vec<_> = primes.iter().map(primekit::research::peers::gmp::Mpz::from_biguint).collect();
+        #[cfg(feature = "compare")]
+        let mut gmp_ms = Vec::new();
         for _ in 0..a.reps.max(1) {
             ms[0].push(cpu_pass(&based, |(m, b)| assert!(m.passes_vartime(b))));
             for (i, k) in TESTS.iter().enumerate() {
                 ms[i + 1].push(cpu_pass(&primes, |p| assert!(k.run(p, 0, &mut rng).expect("valid input").prime, "prime rejected")));
             }
+            // GMP 6.2+: mpz_probab_prime_p with reps <= 24 is a small-factor check plus
+            // BPSW (base-2 strong test and strong Lucas), nothing more.
+            #[cfg(feature = "compare")]
+            gmp_ms.push(cpu_pass(&mpz, |x| assert!(x.probab_prime_p(24) > 0, "GMP rejected a prime")));
+        }
+        #[cfg(feature = "compare")]
+        {
+            let per_rep: Vec<f64> = gmp_ms.iter().zip(&ms[0]).map(|(x, m)| x / m).collect();
+            out.push(json!({"op": "bpsw", "engine": "gmp", "bits": bits, "count": primes.len(), "mean_ms": mean_median(&gmp_ms).1,
+                            "over_mr_round": mean_median(&per_rep).1, "peer": "mpz_probab_prime_p(n, 24)"}));
         }
         let med = |v: &[f64]| mean_median(v).1;
         let mr = med(&ms[0]);
