@@ -51,9 +51,16 @@ pub fn sieve_primes(bits: u32, safe: bool) -> usize {
         match bits {
             0..=256 => 2000,
             257..=768 => 60_000,
-            // 200k since the 8-lane Fermat (was 1.5M): 59 ms vs 153 ms per 1024-bit
-            // safe prime, `bench gen --safe --bits 1024 --count 24 --sieve-primes ...`.
-            769..=1536 => 200_000,
+            // One window's sieve costs ~8 ns per prime since the IFMA residues
+            // (`examples/sieve_window_speed`: 3.2 / 4.9 / 7.5 ms at 200k / 400k / 800k
+            // primes, 1024 bits) and a 1024-bit Fermat lane ~45 us with ~730 candidates
+            // per safe prime at 200k primes, falling as 1/(ln B)^2: modelled total flat
+            // from 400k to 800k (35.5 ms vs 37 at 200k); measured flat too (`bench gen
+            // --safe --count 300 --sieve-primes`: 40.1 / 40.6 / 42.1 / 42.1 ms at 200k /
+            // 400k / 600k / 1.2M, standard error ~2.4 ms, loaded machine).
+            769..=1280 => 400_000,
+            // Larger sizes: the modelled optimum (2 F / (c ln B)) exceeds the whole 2^26
+            // list; at 1536 bits 3.95M vs 400k measured 214-279 vs 301 ms (count 32).
             _ => 3_950_000,
         }
     } else {
