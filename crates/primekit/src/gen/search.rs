@@ -57,8 +57,9 @@ pub fn sieve_primes(bits: u32, safe: bool) -> usize {
             // per safe prime at 200k primes, falling as 1/(ln B)^2: modelled total flat
             // from 400k to 800k (35.5 ms vs 37 at 200k); measured flat too (`bench gen
             // --safe --count 300 --sieve-primes`: 40.1 / 40.6 / 42.1 / 42.1 ms at 200k /
-            // 400k / 600k / 1.2M, standard error ~2.4 ms, loaded machine).
-            769..=1280 => 400_000,
+            // 400k / 600k / 1.2M, standard error ~2.4 ms, loaded machine). 290k keeps
+            // to the 2^22 list: more would build the 16 MB 2^26 list (~0.2 s per process).
+            769..=1280 => 290_000,
             // Larger sizes: the modelled optimum (2 F / (c ln B)) exceeds the whole 2^26
             // list; at 1536 bits 3.95M vs 400k measured 214-279 vs 301 ms (count 32).
             _ => 3_950_000,
