@@ -8,7 +8,7 @@
 //! and per-lane -m^{-1} mod 2^52).
 //!
 //! Method per lane (left-to-right square-and-double, as the scalar `pow2_ct`): acc starts
-//! at R mod n (Montgomery 1, computed by modular doublings of the public 2^(bits-1) < n);
+//! at R mod n (Montgomery 1, computed by modular doublings of the public 2^(bits-2) < n);
 //! for each exponent bit from the top: acc = AMM(acc, acc) (< 2n), d = 2 acc (< 4n < R),
 //! d -= 2n when d >= 2n, and acc = d where the lane's bit of n - 1 is 1 (mask blend).
 //! At the end acc is reduced below n and compared to R mod n.
@@ -17,7 +17,7 @@
 //! public `bits` and the limb count; per-lane choices are `vpblendmq` masks computed from
 //! borrows and exponent bits. Only the returned pass/fail bit mask depends on secrets.
 
-use super::ifma::{amm_fixed, has_ifma, FIXED_SIZES, LANES, MASK52};
+use super::ifma::{has_ifma, FIXED_SIZES, LANES, MASK52};
 
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
@@ -28,7 +28,8 @@ pub const MAX_BITS: usize = 80 * 52 - 2;
 /// Base-2 Fermat test of up to eight candidates at once.
 ///
 /// Contract: every candidate (little-endian u64 limbs, any lengths) is odd and has
-/// exactly `bits` bits, 3 <= bits <= [`MAX_BITS`]; `bits` and the number of candidates
+/// `bits` or `bits - 1` bits (so a safe-prime search can test p and q = (p - 1)/2 in one
+/// batch), 3 <= bits <= [`MAX_BITS`]; `bits` and the number of candidates
 /// are public. Returns `None` when the CPU lacks AVX-512 IFMA or the contract's public
 /// part fails (empty or more than 8 candidates, `bits` out of range, a limb slice too
 /// short or long for `bits`); otherwise `Some(mask)` where bit k is set exactly when
@@ -121,45 +122,104 @@ fn reduce_once<const L: usize>(x: &mut [__m512i; L], md: &[__m512i; L]) {
     }
 }
 
+/// Almost Montgomery squaring of eight lanes held in registers: a^2 R^{-1} mod m_k up to
+/// one extra m_k (< 2 m_k) for inputs < 2 m_k with limbs < 2^52, 4 m_k < R = 2^(52 L).
+/// The same arithmetic as `ifma::amm_fixed` with a = b, but the product is formed first
+/// with each cross product a_i a_j (i < j) computed once and doubled, so it takes
+/// L(L+1) + 2L^2 + L multiply-adds instead of 4L^2 + L (about a fifth fewer).
+/// Accumulator bound: each t_k receives at most 2L doubled product terms, 2 diagonal
+/// terms and 2L reduction terms, all < 2^52, plus carries < 2^12: below 2^64 for L <= 80.
+/// Constant time: no data-dependent branch or index.
+///
+/// # Safety
+/// The CPU must support AVX-512F and IFMA; T = 2 L + 1.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn sqr_fixed<const L: usize, const T: usize>(out: &mut [[u64; LANES]; L], a: &[[u64; LANES]; L], m: &[[u64; LANES]], inv: __m512i) {
+    // SAFETY: each pointer addresses a whole [u64; 8] (64 bytes); unaligned access is fine.
+    let ld = |p: &[u64; LANES]| unsafe { _mm512_loadu_si512(p.as_ptr() as *const _) };
+    let zero = _mm512_setzero_si512();
+    // p: the cross products a_i a_j (i < j), not yet doubled; t: the rest. Row i adds the
+    // cross products of a_i, then completes index i of the square (every cross term of
+    // index i comes from rows < i) and does reduction row i, so the independent
+    // multiply-adds of the next row overlap the reduction's dependency chain.
+    let mut p = [zero; T];
+    let mut t = [zero; T];
+    let diag = |t: &mut [__m512i; T], p: &[__m512i; T], k: usize| {
+        let h = ld(&a[k / 2]);
+        let d = if k % 2 == 0 { _mm512_madd52lo_epu64(zero, h, h) } else { _mm512_madd52hi_epu64(zero, h, h) };
+        t[k] = _mm512_add_epi64(_mm512_add_epi64(t[k], d), _mm512_add_epi64(p[k], p[k]));
+    };
+    for i in 0..L {
+        let ai = ld(&a[i]);
+        for j in i + 1..L {
+            let aj = ld(&a[j]);
+            p[i + j] = _mm512_madd52lo_epu64(p[i + j], ai, aj);
+            p[i + j + 1] = _mm512_madd52hi_epu64(p[i + j + 1], ai, aj);
+        }
+        diag(&mut t, &p, i);
+        // q = t_i * (-m^{-1}) mod 2^52 per lane (IFMA reads only the low 52 bits of t_i).
+        let q = _mm512_madd52lo_epu64(zero, t[i], inv);
+        for j in 0..L {
+            let mj = ld(&m[j]);
+            t[i + j] = _mm512_madd52lo_epu64(t[i + j], mj, q);
+            t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], mj, q);
+        }
+        t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srli_epi64::<52>(t[i]));
+    }
+    for k in L..2 * L {
+        diag(&mut t, &p, k);
+    }
+    let mask = _mm512_set1_epi64(MASK52 as i64);
+    let mut carry = zero;
+    for j in 0..L {
+        let v = _mm512_add_epi64(t[L + j], carry);
+        carry = _mm512_srli_epi64::<52>(v);
+        // SAFETY: as for `ld`, a store into a borrowed [u64; 8].
+        unsafe { _mm512_storeu_si512(out[j].as_mut_ptr() as *mut _, _mm512_and_si512(v, mask)) };
+    }
+}
+
 /// The fixed-size body of [`fermat_base_two_lanes`]: returns the lanes with
 /// 2^(m_k - 1) = 1 (mod m_k).
 ///
 /// # Safety
 /// The CPU must support AVX-512F and IFMA. `m` has L limbs < 2^52 per lane, each lane's
-/// modulus odd with exactly `bits` bits, 3 <= bits <= 52 L - 2; T = 2 L + 1.
+/// modulus odd with 2^(bits-2) < m_k < 2^bits, 3 <= bits <= 52 L - 2; T = 2 L + 1.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512ifma")]
 unsafe fn fermat_fixed<const L: usize, const T: usize>(m: &[[u64; LANES]], m0inv: &[u64; LANES], bits: usize) -> u8 {
     assert!(m.len() == L && bits + 2 <= 52 * L);
+    let m: &[[u64; LANES]; L] = m.try_into().expect("L limbs");
     // SAFETY: each pointer addresses a whole [u64; 8] (64 bytes); unaligned access is fine.
     let ld = |p: &[u64; LANES]| unsafe { _mm512_loadu_si512(p.as_ptr() as *const _) };
-    // SAFETY: as above, for a store into a borrowed [u64; 8].
-    let st = |p: &mut [u64; LANES], v: __m512i| unsafe { _mm512_storeu_si512(p.as_mut_ptr() as *mut _, v) };
     let zero = _mm512_setzero_si512();
     let mv: [__m512i; L] = core::array::from_fn(|j| ld(&m[j]));
+    let inv = ld(m0inv);
     // 2m (< R/2) for the reduction after doubling an AMM output.
     let mut m2 = mv;
     double_mod(&mut m2, &[_mm512_set1_epi64(MASK52 as i64); L]); // 2m < R - 1: never reduced
-    // R mod m: start from the public 2^(bits-1) < m and double 52 L - bits + 1 times.
+    // R mod m: start from the public 2^(bits-2) < m and double 52 L - bits + 2 times.
     let mut one = [zero; L];
-    let top = bits - 1;
+    let top = bits - 2;
     one[top / 52] = _mm512_set1_epi64(1i64 << (top % 52));
     for _ in 0..(52 * L - top) {
         double_mod(&mut one, &mv);
     }
+    // SAFETY: as for `ld`, a store into a borrowed [u64; 8].
+    let st = |p: &mut [u64; LANES], v: __m512i| unsafe { _mm512_storeu_si512(p.as_mut_ptr() as *mut _, v) };
     let mut acc = [[0u64; LANES]; L];
     let mut sq = [[0u64; LANES]; L];
     for j in 0..L {
         st(&mut acc[j], one[j]);
     }
     for i in (0..bits).rev() {
-        // SAFETY: same CPU features; all slices have L entries; out does not alias.
-        unsafe { amm_fixed::<L, T>(&mut sq, &acc, &acc, m, m0inv) };
+        sqr_fixed::<L, T>(&mut sq, &acc, m, inv);
         let s: [__m512i; L] = core::array::from_fn(|j| ld(&sq[j]));
         let mut d = s;
         double_mod(&mut d, &m2);
         // Bit i of m - 1 (= bit i of m except bit 0, which is 0 in m - 1).
-        let e = if i == 0 { zero } else { ld(&m[i / 52]) };
+        let e = if i == 0 { zero } else { mv[i / 52] };
         let take = _mm512_test_epi64_mask(e, _mm512_set1_epi64(1i64 << (i % 52)));
         for j in 0..L {
             st(&mut acc[j], _mm512_mask_blend_epi64(take, s[j], d[j]));
@@ -191,7 +251,14 @@ mod tests {
     }
 
     fn check(batch: &[BigUint], bits: usize) {
-        let limbs: Vec<Vec<u64>> = batch.iter().map(|n| n.to_u64_digits()).collect();
+        let limbs: Vec<Vec<u64>> = batch
+            .iter()
+            .map(|n| {
+                let mut v = n.to_u64_digits();
+                v.resize(bits.div_ceil(64), 0);
+                v
+            })
+            .collect();
         let refs: Vec<&[u64]> = limbs.iter().map(|v| v.as_slice()).collect();
         let got = fermat_base_two_lanes(&refs, bits).expect("IFMA present and batch valid");
         for (k, n) in batch.iter().enumerate() {
@@ -226,6 +293,7 @@ mod tests {
         }
         let mut rng = rand::rngs::StdRng::seed_from_u64(61);
         let mut batches: Vec<Vec<BigUint>> = Vec::new();
+        let mut mixed_batches: Vec<(Vec<BigUint>, usize)> = Vec::new();
         for bits in [64u64, 100, 511, 512, 513, 1024, 1536, 2048, 3072, 4096] {
             // Mixed batches: random primes at some lanes (Mersenne primes above 2048
             // bits, where random ones cost too much to find), random composites elsewhere.
@@ -239,7 +307,13 @@ mod tests {
                 batch.push(random_odd(&mut rng, bits));
             }
             batch.swap(0, LANES / 2);
+            // The same batch with lanes 1, 4, 5 one bit shorter (p and q mixed).
+            let mut mixed = batch.clone();
+            for k in [1, 4, 5] {
+                mixed[k] = if k == 4 { random_prime(&mut rng, bits - 1) } else { random_odd(&mut rng, bits - 1) };
+            }
             batches.push(batch);
+            mixed_batches.push((mixed, bits as usize));
         }
         for e in [61u32, 89, 127, 521, 607, 1279, 2203, 2281, 3217] {
             let mut batch = vec![random_odd(&mut rng, e as u64), (BigUint::one() << e) - 1u8];
@@ -252,6 +326,10 @@ mod tests {
             // Partial batches.
             check(&batch[..3], bits);
             check(&batch[1..2], bits);
+        }
+        for (batch, bits) in &mixed_batches {
+            check(batch, *bits);
+            check(&batch[4..5], *bits);
         }
     }
 

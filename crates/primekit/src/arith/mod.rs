@@ -6,6 +6,7 @@
 
 pub mod ifma;
 pub mod ifma_fermat;
+pub mod ifma_residues;
 pub mod limbs;
 pub mod lucas_v;
 pub mod modexp;

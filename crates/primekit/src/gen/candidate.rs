@@ -52,7 +52,8 @@ pub fn pow2_ct(ctx: &MontContext, exp: &[Limb], exp_bits: usize) -> Vec<Limb> {
     acc
 }
 
-/// Base-2 Fermat tests of candidates that all have exactly `bits` bits (odd, >= 5):
+/// Base-2 Fermat tests of odd candidates >= 5 of `bits` or `bits - 1` bits (a safe-prime
+/// candidate p and the q of an earlier one may share a batch):
 /// eight at a time in the lanes of [`fermat_base_two_lanes`] when the CPU has AVX-512
 /// IFMA, otherwise (or for sizes the lanes reject) one by one with
 /// [`fermat_base_two_ct`]. Both are constant time; only the verdicts are revealed.
@@ -62,7 +63,7 @@ pub fn fermat_base_two_batch_ct(cands: &[BigUint], bits: usize) -> Result<Vec<bo
         let limbs: Vec<Vec<Limb>> = chunk.iter().map(|n| to_limbs(n, bits.div_ceil(64)).unwrap_or_default()).collect();
         let refs: Vec<&[Limb]> = limbs.iter().map(Vec::as_slice).collect();
         // Bit lengths are public (the lanes need one common size).
-        let lanes = if chunk.iter().all(|n| n.bits() == bits as u64) { fermat_base_two_lanes(&refs, bits) } else { None };
+        let lanes = if chunk.iter().all(|n| n.bits() == bits as u64 || n.bits() + 1 == bits as u64) { fermat_base_two_lanes(&refs, bits) } else { None };
         match lanes {
             Some(mask) => out.extend((0..chunk.len()).map(|k| mask >> k & 1 == 1)),
             None => {
@@ -189,6 +190,12 @@ mod tests {
                 assert_eq!(fermat_base_two_scalar_ct(n).unwrap(), want, "scalar bits={bits}");
             }
             assert!(got.iter().filter(|&&g| g).count() >= 4);
+            // Mixed sizes, as a safe-prime search batches them: some numbers one bit shorter.
+            let mixed: Vec<BigUint> = cands.iter().enumerate().map(|(k, n)| if k % 2 == 1 { (n >> 1u8) | BigUint::from(1u8) } else { n.clone() }).collect();
+            let got = fermat_base_two_batch_ct(&mixed, bits).unwrap();
+            for (n, g) in mixed.iter().zip(&got) {
+                assert_eq!(*g, BigUint::from(2u8).modpow(&(n - 1u8), n).is_one(), "mixed bits={bits}");
+            }
         }
     }
 

@@ -1,10 +1,15 @@
 //! Residues of one multi-limb number modulo many small primes, and the small-prime lists
 //! the sieves use.
 //!
-//! Primes are packed into groups whose product fits in a `u64`; one pass of word
-//! divisions over the limbs gives the number modulo each product (four products per pass,
-//! so the independent divisions overlap), then each prime's residue is one more `%`.
+//! With AVX-512 IFMA, primes of the static lists are paired (product < 2^50) and the
+//! number is reduced modulo eight pairs per instruction without division
+//! ([`ModTable`]); each prime's residue is then one `%`. Otherwise primes are packed into
+//! groups whose product fits in a `u64`; one pass of word divisions over the limbs gives
+//! the number modulo each product (four products per pass, so the independent divisions
+//! overlap), then each prime's residue is one more `%`.
 
+use crate::arith::ifma::has_ifma;
+use crate::arith::ifma_residues::{ModTable, MAX_MODULUS};
 use crate::arith::limbs::Limb;
 use crate::arith::word::rem_limbs_many;
 use crate::sieve::small_primes::SMALL_ODD_PRIMES;
@@ -55,9 +60,79 @@ fn odd_primes_below(limit: usize) -> Vec<u32> {
     (1..half).filter(|&i| !composite[i]).map(|i| (2 * i + 1) as u32).collect()
 }
 
+/// Consecutive primes of one static list paired while their product stays below 2^50,
+/// with the IFMA constants of the pair products.
+struct PairTable {
+    table: ModTable,
+    /// Pair k holds primes [first[k], first[k + 1]) of the list.
+    first: Vec<u32>,
+}
+
+impl PairTable {
+    fn new(list: &[u32]) -> Self {
+        let mut first = Vec::with_capacity(list.len() / 2 + 2);
+        let mut moduli = Vec::with_capacity(list.len() / 2 + 1);
+        let mut i = 0;
+        while i < list.len() {
+            first.push(i as u32);
+            let a = list[i] as u64;
+            match list.get(i + 1).map(|&b| a * b as u64) {
+                Some(prod) if prod < MAX_MODULUS => {
+                    moduli.push(prod);
+                    i += 2;
+                }
+                _ => {
+                    moduli.push(a);
+                    i += 1;
+                }
+            }
+        }
+        first.push(list.len() as u32);
+        PairTable { table: ModTable::new(&moduli).expect("odd moduli below 2^50"), first }
+    }
+}
+
+/// The pair table of the static list `primes` is a prefix of, if any (built on first use).
+fn pair_table(primes: &[u32]) -> Option<&'static PairTable> {
+    static SMALL: OnceLock<PairTable> = OnceLock::new();
+    static P22: OnceLock<PairTable> = OnceLock::new();
+    static P26: OnceLock<PairTable> = OnceLock::new();
+    let p = primes.as_ptr();
+    if p == SMALL_ODD_PRIMES.as_ptr() && primes.len() <= SMALL_ODD_PRIMES.len() {
+        Some(SMALL.get_or_init(|| PairTable::new(&SMALL_ODD_PRIMES)))
+    } else if p == odd_primes_below_2_22().as_ptr() && primes.len() <= odd_primes_below_2_22().len() {
+        Some(P22.get_or_init(|| PairTable::new(odd_primes_below_2_22())))
+    } else if p == odd_primes_below_2_26().as_ptr() && primes.len() <= odd_primes_below_2_26().len() {
+        Some(P26.get_or_init(|| PairTable::new(odd_primes_below_2_26())))
+    } else {
+        None
+    }
+}
+
 /// `out[j] = n mod primes[j]` for little-endian limbs `n`. Variable time in nothing but
 /// the lengths (hardware division latency aside, see `arith::word`).
 pub fn residues(n: &[Limb], primes: &[u32], out: &mut Vec<u32>) {
+    if primes.len() >= 64 && has_ifma() {
+        if let Some(t) = pair_table(primes) {
+            out.clear();
+            out.reserve(primes.len());
+            let pairs = t.first.partition_point(|&f| (f as usize) < primes.len());
+            let mut s = Vec::new();
+            t.table.residues(n, pairs, &mut s);
+            for (k, &sk) in s.iter().enumerate().take(pairs) {
+                let end = (t.first[k + 1] as usize).min(primes.len());
+                for &p in &primes[t.first[k] as usize..end] {
+                    out.push((sk % p as u64) as u32);
+                }
+            }
+            return;
+        }
+    }
+    residues_by_division(n, primes, out);
+}
+
+/// [`residues`] by word divisions (any primes, any CPU).
+pub fn residues_by_division(n: &[Limb], primes: &[u32], out: &mut Vec<u32>) {
     out.clear();
     out.reserve(primes.len());
     // Greedy groups of consecutive primes whose product fits in a u64.
@@ -115,12 +190,20 @@ mod tests {
     #[test]
     fn residues_match_biguint() {
         let n = (BigUint::from(1u8) << 1000u32) - 12345u32;
-        let primes = first_odd_primes(30_000);
-        let mut out = Vec::new();
-        residues(&n.to_u64_digits(), primes, &mut out);
-        for (j, &p) in primes.iter().enumerate().step_by(97) {
-            assert_eq!(out[j] as u64, (&n % p).iter_u64_digits().next().unwrap_or(0), "p={p}");
+        // Prefixes of each static list (paired IFMA path when present), and a slice that
+        // is no prefix (division path).
+        for primes in [first_odd_primes(30_000), first_odd_primes(30_001), first_odd_primes(9999), first_odd_primes(777), &first_odd_primes(800)[1..]] {
+            let mut out = Vec::new();
+            residues(&n.to_u64_digits(), primes, &mut out);
+            assert_eq!(out.len(), primes.len());
+            for (j, &p) in primes.iter().enumerate() {
+                if j % 97 == 0 || j + 3 > primes.len() {
+                    assert_eq!(out[j] as u64, (&n % p).iter_u64_digits().next().unwrap_or(0), "p={p}");
+                }
+            }
+            let mut div = Vec::new();
+            residues_by_division(&n.to_u64_digits(), primes, &mut div);
+            assert_eq!(out, div);
         }
-        assert_eq!(out.len(), primes.len());
     }
 }

@@ -6,7 +6,7 @@
 use super::candidate::{fermat_base_two_batch_ct, random_base_rounds_ct, Verdict};
 use super::options::Plan;
 use super::residues::first_odd_primes;
-use super::segment::{survivors, SegmentSieve};
+use super::segment::{survivors, SegmentSieve, StepInverses};
 use crate::arith::ifma::LANES;
 use crate::arith::word::rem_limbs;
 use crate::Error;
@@ -51,9 +51,17 @@ pub fn sieve_primes(bits: u32, safe: bool) -> usize {
         match bits {
             0..=256 => 2000,
             257..=768 => 60_000,
-            // 200k since the 8-lane Fermat (was 1.5M): 59 ms vs 153 ms per 1024-bit
-            // safe prime, `bench gen --safe --bits 1024 --count 24 --sieve-primes ...`.
-            769..=1536 => 200_000,
+            // One window's sieve costs ~8 ns per prime since the IFMA residues
+            // (`examples/sieve_window_speed`: 3.2 / 4.9 / 7.5 ms at 200k / 400k / 800k
+            // primes, 1024 bits) and a 1024-bit Fermat lane ~45 us with ~730 candidates
+            // per safe prime at 200k primes, falling as 1/(ln B)^2: modelled total flat
+            // from 400k to 800k (35.5 ms vs 37 at 200k); measured flat too (`bench gen
+            // --safe --count 300 --sieve-primes`: 40.1 / 40.6 / 42.1 / 42.1 ms at 200k /
+            // 400k / 600k / 1.2M, standard error ~2.4 ms, loaded machine). 290k keeps
+            // to the 2^22 list: more would build the 16 MB 2^26 list (~0.2 s per process).
+            769..=1280 => 290_000,
+            // Larger sizes: the modelled optimum (2 F / (c ln B)) exceeds the whole 2^26
+            // list; at 1536 bits 3.95M vs 400k measured 214-279 vs 301 ms (count 32).
             _ => 3_950_000,
         }
     } else {
@@ -74,17 +82,20 @@ pub(crate) fn search(plan: &Plan, rng: &mut impl CryptoRngCore, stop: &AtomicBoo
     let seg_len: usize = if plan.safe { 1 << (plan.log2_window - 2).clamp(10, 16) } else { 1 << 12 };
     let window = 1usize << plan.log2_window;
     let range = &plan.upper - &plan.lower;
-    let step_limbs = plan.step.to_u64_digits();
+    let inverses = StepInverses::new(&plan.step.to_u64_digits(), primes);
     for _ in 0..MAX_WINDOWS {
         // Uniform start, moved up to the first number of the right residue class.
         let x = &plan.lower + uniform_below(rng, &range)?;
         let start = &x + (&plan.residue + &plan.step - (&x % &plan.step)) % &plan.step;
-        let mut sieve = SegmentSieve::new(&start.to_u64_digits(), &step_limbs, primes, plan.safe, seg_len);
+        let mut sieve = SegmentSieve::with_inverses(&start.to_u64_digits(), &inverses, primes, plan.safe, seg_len, window);
         let mut base = 0usize;
         // Survivors waiting for their Fermat test, in increasing order (several candidates
-        // in flight: the lanes test eight at once). Accepting the first passing one in
-        // order keeps the output exactly that of a one-by-one search.
+        // in flight: the lanes test eight at once), and (safe primes) earlier candidates
+        // whose p passed, waiting for the Fermat test of q in the next batch. Accepting
+        // the first passing one in order keeps the output exactly that of a one-by-one
+        // search: every candidate before a waiting q was already rejected.
         let mut batch: Vec<BigUint> = Vec::with_capacity(LANES);
+        let mut q_wait: Vec<BigUint> = Vec::with_capacity(LANES);
         'window: while base < window {
             let bits = sieve.next_segment().to_vec();
             for i in survivors(&bits) {
@@ -101,19 +112,21 @@ pub(crate) fn search(plan: &Plan, rng: &mut impl CryptoRngCore, stop: &AtomicBoo
                     }
                 }
                 batch.push(p);
-                if batch.len() == LANES {
+                if batch.len() + q_wait.len() >= LANES {
                     if stop.load(Ordering::Relaxed) {
                         return Ok(None);
                     }
-                    if let Some(p) = test_batch(plan, &mut batch, rng)? {
+                    if let Some(p) = test_batch(plan, &mut q_wait, &mut batch, rng)? {
                         return Ok(Some(p));
                     }
                 }
             }
             base += seg_len;
         }
-        if let Some(p) = test_batch(plan, &mut batch, rng)? {
-            return Ok(Some(p));
+        while !(batch.is_empty() && q_wait.is_empty()) {
+            if let Some(p) = test_batch(plan, &mut q_wait, &mut batch, rng)? {
+                return Ok(Some(p));
+            }
         }
     }
     if range.is_zero() {
@@ -122,21 +135,36 @@ pub(crate) fn search(plan: &Plan, rng: &mut impl CryptoRngCore, stop: &AtomicBoo
     Err(Error::InvalidArgument(format!("no prime found in {MAX_WINDOWS} search windows; the constraints may be (nearly) impossible")))
 }
 
-/// Fermat base 2 on the queued candidates together (eight lanes at once with IFMA), then
-/// the full test of each passing one in order; empties `batch`. Returns the first
-/// candidate accepted.
-fn test_batch(plan: &Plan, batch: &mut Vec<BigUint>, rng: &mut impl CryptoRngCore) -> Result<Option<BigUint>, Error> {
-    if batch.is_empty() {
+/// Fermat base 2 on the queued numbers together (eight lanes at once with IFMA): the q
+/// of each candidate in `q_wait` (safe primes, p already passed), then each candidate p in
+/// `batch`; then the random-base rounds of each passing one in order: on q for a waiting
+/// safe-prime candidate (p is then proven prime by Pocklington), on p for a plain prime.
+/// A safe-prime candidate whose p passes waits in `q_wait` for the next call. Empties
+/// `batch`; returns the first candidate accepted.
+fn test_batch(plan: &Plan, q_wait: &mut Vec<BigUint>, batch: &mut Vec<BigUint>, rng: &mut impl CryptoRngCore) -> Result<Option<BigUint>, Error> {
+    if batch.is_empty() && q_wait.is_empty() {
         return Ok(None);
     }
     CANDIDATES_TESTED.fetch_add(batch.len() as u64, Ordering::Relaxed);
-    let passes = fermat_base_two_batch_ct(batch, plan.bits as usize)?;
-    for (p, pass) in batch.drain(..).zip(passes) {
+    let waiting = std::mem::take(q_wait);
+    let mut numbers: Vec<BigUint> = waiting.iter().map(|p| p >> 1u8).collect();
+    numbers.extend(batch.iter().cloned());
+    let passes = fermat_base_two_batch_ct(&numbers, plan.bits as usize)?;
+    let (q_passes, p_passes) = passes.split_at(waiting.len());
+    for ((p, q), &pass) in waiting.into_iter().zip(&numbers).zip(q_passes) {
+        if pass {
+            if let Verdict::ProbablePrime = random_base_rounds_ct(q, plan.rounds, rng)? {
+                return Ok(Some(p));
+            }
+        }
+    }
+    for (p, &pass) in batch.drain(..).zip(p_passes) {
         if !pass {
             continue;
         }
-        let verdict = if plan.safe { random_base_rounds_ct(&(&p >> 1u8), plan.rounds, rng)? } else { random_base_rounds_ct(&p, plan.rounds, rng)? };
-        if let Verdict::ProbablePrime = verdict {
+        if plan.safe {
+            q_wait.push(p);
+        } else if let Verdict::ProbablePrime = random_base_rounds_ct(&p, plan.rounds, rng)? {
             return Ok(Some(p));
         }
     }

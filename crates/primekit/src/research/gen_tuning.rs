@@ -33,5 +33,7 @@ pub fn default_sieve_primes(bits: u32, safe: bool) -> usize {
 /// Builds the process-wide sieve-prime tables a `bits`-bit generation uses, so that a
 /// benchmark does not time their one-off construction.
 pub fn warm_up(bits: u32, safe: bool) {
-    let _ = crate::gen::residues::first_odd_primes(default_sieve_primes(bits, safe));
+    let primes = crate::gen::residues::first_odd_primes(default_sieve_primes(bits, safe));
+    // Also the residue tables of that list (built on first use).
+    crate::gen::residues::residues(&[1], primes, &mut Vec::new());
 }
