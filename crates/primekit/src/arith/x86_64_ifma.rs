@@ -152,6 +152,26 @@ pub fn digits_to_limbs(a: &mut [Limb], d: &[u64], k: usize) {
     }
 }
 
+/// Runs `$body` with `$V` bound to the vector count `$v` as a constant (1..=MAX_VECTORS),
+/// so each size gets its own fully unrolled instance of a kernel.
+macro_rules! by_vectors {
+    ($v:expr, |$V:ident| $body:expr) => {
+        match $v {
+            1 => { const $V: usize = 1; $body }
+            2 => { const $V: usize = 2; $body }
+            3 => { const $V: usize = 3; $body }
+            4 => { const $V: usize = 4; $body }
+            5 => { const $V: usize = 5; $body }
+            6 => { const $V: usize = 6; $body }
+            7 => { const $V: usize = 7; $body }
+            8 => { const $V: usize = 8; $body }
+            9 => { const $V: usize = 9; $body }
+            10 => { const $V: usize = 10; $body }
+            _ => unreachable!("IfmaParams::new bounds the vector count"),
+        }
+    };
+}
+
 /// Almost-Montgomery product `out = a*b*R'^{-1} mod m` (`< 2m`); see the module docs.
 pub fn amm(p: &IfmaParams, out: &mut [u64], a: &[u64], b: &[u64]) {
     amm_n::<1>(p, [out], [a], [b]);
@@ -170,21 +190,7 @@ fn amm_n<const N: usize>(p: &IfmaParams, out: [&mut [u64]; N], a: [&[u64]; N], b
     assert!(p.m.len() == w && (0..N).all(|i| out[i].len() >= w && a[i].len() >= w && b[i].len() >= w));
     // SAFETY: the lengths are checked above; IfmaParams only exist in contexts built
     // after `has_ifma()` (MontContext::with_kernel rejects Kernel::Ifma otherwise).
-    unsafe {
-        match p.vectors {
-            1 => amm_v::<1, N>(out, a, b, &p.m, p.k0, p.k),
-            2 => amm_v::<2, N>(out, a, b, &p.m, p.k0, p.k),
-            3 => amm_v::<3, N>(out, a, b, &p.m, p.k0, p.k),
-            4 => amm_v::<4, N>(out, a, b, &p.m, p.k0, p.k),
-            5 => amm_v::<5, N>(out, a, b, &p.m, p.k0, p.k),
-            6 => amm_v::<6, N>(out, a, b, &p.m, p.k0, p.k),
-            7 => amm_v::<7, N>(out, a, b, &p.m, p.k0, p.k),
-            8 => amm_v::<8, N>(out, a, b, &p.m, p.k0, p.k),
-            9 => amm_v::<9, N>(out, a, b, &p.m, p.k0, p.k),
-            10 => amm_v::<10, N>(out, a, b, &p.m, p.k0, p.k),
-            _ => unreachable!("IfmaParams::new bounds the vector count"),
-        }
-    }
+    unsafe { by_vectors!(p.vectors, |V| amm_v::<V, N>(out, a, b, &p.m, p.k0, p.k)) }
 }
 
 /// `a = a + b` for digit vectors of `p.width()` words with digits `< 2^52` and a sum
@@ -192,35 +198,36 @@ fn amm_n<const N: usize>(p: &IfmaParams, out: [&mut [u64]; N], a: [&[u64]; N], b
 /// subtract a constant c as `+ (2m - c)` (see [`twice_modulus_minus`]). Timing depends
 /// only on the vector count.
 pub fn add(p: &IfmaParams, a: &mut [u64], b: &[u64]) {
-    let w = p.width();
-    assert!(a.len() >= w && b.len() >= w);
+    assert!(a.len() >= p.width() && b.len() >= p.width());
     // SAFETY: lengths checked above; IfmaParams exist only when `has_ifma()`.
-    unsafe {
-        match p.vectors {
-            1 => add_v::<1>(a, b),
-            2 => add_v::<2>(a, b),
-            3 => add_v::<3>(a, b),
-            4 => add_v::<4>(a, b),
-            5 => add_v::<5>(a, b),
-            6 => add_v::<6>(a, b),
-            7 => add_v::<7>(a, b),
-            8 => add_v::<8>(a, b),
-            9 => add_v::<9>(a, b),
-            10 => add_v::<10>(a, b),
-            _ => unreachable!("IfmaParams::new bounds the vector count"),
-        }
-    }
+    unsafe { by_vectors!(p.vectors, |V| add_v::<V>(a, Some(b), !0)) }
 }
 
+/// `a = a + (a AND mask)` for `mask` in {0, !0}: a doubling or nothing, chosen without a
+/// branch (constant time in `mask`); `a < 2m` gives a result `< 4m`, normalised.
+pub fn double_masked(p: &IfmaParams, a: &mut [u64], mask: u64) {
+    assert!(a.len() >= p.width());
+    // SAFETY: length checked above; IfmaParams exist only when `has_ifma()`.
+    unsafe { by_vectors!(p.vectors, |V| add_v::<V>(a, None, mask)) }
+}
+
+/// `a += b & mask` (`b` = a itself when `None`), then normalised.
+///
 /// # Safety
 /// `a` and `b` hold at least 8V words; the CPU supports AVX-512F.
 #[target_feature(enable = "avx512f")]
-unsafe fn add_v<const V: usize>(a: &mut [u64], b: &[u64]) {
+unsafe fn add_v<const V: usize>(a: &mut [u64], b: Option<&[u64]>, mask: u64) {
+    let maskv = _mm512_set1_epi64(mask as i64);
     let mut acc = [_mm512_setzero_si512(); V];
     for (j, x) in acc.iter_mut().enumerate() {
         // SAFETY: 8V words are readable in a and b (checked by the caller).
         unsafe {
-            *x = _mm512_add_epi64(_mm512_loadu_si512(a.as_ptr().add(8 * j).cast()), _mm512_loadu_si512(b.as_ptr().add(8 * j).cast()));
+            let av = _mm512_loadu_si512(a.as_ptr().add(8 * j).cast());
+            let bv = match b {
+                Some(b) => _mm512_loadu_si512(b.as_ptr().add(8 * j).cast()),
+                None => av,
+            };
+            *x = _mm512_add_epi64(av, _mm512_and_si512(bv, maskv));
         }
     }
     normalize::<V>(&mut acc);
@@ -228,6 +235,26 @@ unsafe fn add_v<const V: usize>(a: &mut [u64], b: &[u64]) {
         // SAFETY: 8V words are writable in a (checked by the caller).
         unsafe { _mm512_storeu_si512(a.as_mut_ptr().add(8 * j).cast(), *x) };
     }
+}
+
+/// `2^e` over exactly `exp_bits` bits of `exp` (higher bits zero), in the scalar
+/// Montgomery form of the context behind `p` (fully reduced): left-to-right square and
+/// double with every step in the IFMA domain — one AMM squaring (`< 2m`) and one masked
+/// doubling (`< 4m`, which the next AMM accepts since R' >= 16m) per bit. Constant time:
+/// the sequence of operations and memory accesses depends only on `exp_bits` and the size.
+pub fn pow2_ct(p: &IfmaParams, exp: &[u64], exp_bits: usize, m: &[Limb]) -> Vec<Limb> {
+    let w = p.width();
+    let mut acc = p.one.clone();
+    let mut sq = vec![0; w];
+    for i in (0..exp_bits).rev() {
+        amm(p, &mut sq, &acc, &acc);
+        let mask = core::hint::black_box((exp[i / 64] >> (i % 64) & 1).wrapping_neg());
+        double_masked(p, &mut sq, mask);
+        std::mem::swap(&mut acc, &mut sq);
+    }
+    let mut out = vec![0; p.n];
+    p.leave(&mut out, &acc, m);
+    out
 }
 
 /// `2m - c` as normalised digits, for an IFMA-domain element `c < 2m`: adding it to an

@@ -26,6 +26,12 @@ pub fn fermat_base_two_ct(ctx: &MontContext, n_minus_1: &[Limb]) -> bool {
 /// about a quarter fewer Montgomery operations than the fixed-window `pow_ct`. Constant
 /// time: every bit does one squaring, one doubling and one masked select.
 pub fn pow2_ct(ctx: &MontContext, exp: &[Limb], exp_bits: usize) -> Vec<Limb> {
+    assert!(exp.len() * 64 >= exp_bits);
+    // With IFMA the whole ladder stays in radix 2^52 (same steps, same constant time).
+    #[cfg(target_arch = "x86_64")]
+    if let Some(p) = ctx.ifma() {
+        return crate::arith::x86_64_ifma::pow2_ct(p, exp, exp_bits, ctx.modulus());
+    }
     let n = ctx.len();
     let m = ctx.modulus();
     let mut t = ctx.scratch();
@@ -52,18 +58,24 @@ pub fn pow2_ct(ctx: &MontContext, exp: &[Limb], exp_bits: usize) -> Vec<Limb> {
     acc
 }
 
+/// Largest size tested eight candidates at a time. Above it one candidate at a time in
+/// the row-vectorised IFMA domain is faster: per candidate, lanes vs one at a time
+/// (context included), `cargo run --release --example fermat_lanes_speed`:
+/// 1024 bits 44 vs 110 µs, 1536: 192 vs 236, 2048: 457 vs 406, 3072: 1428 vs 1107.
+pub const LANES_MAX_BITS: usize = 1856;
+
 /// Base-2 Fermat tests of odd candidates >= 5 of `bits` or `bits - 1` bits (a safe-prime
 /// candidate p and the q of an earlier one may share a batch):
 /// eight at a time in the lanes of [`fermat_base_two_lanes`] when the CPU has AVX-512
-/// IFMA, otherwise (or for sizes the lanes reject) one by one with
-/// [`fermat_base_two_ct`]. Both are constant time; only the verdicts are revealed.
+/// IFMA and `bits <= LANES_MAX_BITS`, otherwise (or for sizes the lanes reject) one by
+/// one with [`fermat_base_two_ct`]. Both are constant time; only the verdicts are revealed.
 pub fn fermat_base_two_batch_ct(cands: &[BigUint], bits: usize) -> Result<Vec<bool>, Error> {
     let mut out = Vec::with_capacity(cands.len());
     for chunk in cands.chunks(LANES) {
         let limbs: Vec<Vec<Limb>> = chunk.iter().map(|n| to_limbs(n, bits.div_ceil(64)).unwrap_or_default()).collect();
         let refs: Vec<&[Limb]> = limbs.iter().map(Vec::as_slice).collect();
         // Bit lengths are public (the lanes need one common size).
-        let lanes = if chunk.iter().all(|n| n.bits() == bits as u64 || n.bits() + 1 == bits as u64) { fermat_base_two_lanes(&refs, bits) } else { None };
+        let lanes = if bits <= LANES_MAX_BITS && chunk.iter().all(|n| n.bits() == bits as u64 || n.bits() + 1 == bits as u64) { fermat_base_two_lanes(&refs, bits) } else { None };
         match lanes {
             Some(mask) => out.extend((0..chunk.len()).map(|k| mask >> k & 1 == 1)),
             None => {
@@ -138,35 +150,40 @@ mod tests {
     fn pow2_matches_biguint() {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(2);
         use rand_core::RngCore;
-        for bits in [64u32, 127, 520, 1024] {
-            for _ in 0..4 {
+        for bits in [64u32, 127, 520, 1024, 2048, 4095] {
+            for kernel in crate::arith::Kernel::available() {
                 let mut bytes = vec![0u8; bits as usize / 8 + 1];
                 rng.fill_bytes(&mut bytes);
                 let m = (BigUint::from_bytes_le(&bytes) >> 3u8) | BigUint::from(1u8) | (BigUint::from(1u8) << (bits - 1));
                 rng.fill_bytes(&mut bytes);
                 let e = BigUint::from_bytes_le(&bytes) % &m;
-                let ctx = MontContext::new(&m).unwrap();
+                // Every kernel: the scalar ladder and the IFMA-domain one.
+                let ctx = MontContext::with_kernel(&m, kernel).unwrap();
                 let el = to_limbs(&e, ctx.len()).unwrap();
                 let r = pow2_ct(&ctx, &el, ctx.len() * 64);
                 let mut t = ctx.scratch();
                 let got = crate::arith::limbs::from_limbs(&ctx.from_mont(&r, &mut t));
-                assert_eq!(got, BigUint::from(2u8).modpow(&e, &m), "bits={bits}");
+                assert_eq!(got, BigUint::from(2u8).modpow(&e, &m), "bits={bits} {kernel:?}");
             }
         }
-        // A modulus with its top limb near 2^64, where 2 sq overflows the limbs.
-        let m = (BigUint::from(1u8) << 128u32) - 159u8;
-        let ctx = MontContext::new(&m).unwrap();
-        let e = &m - 2u8;
-        let r = pow2_ct(&ctx, &to_limbs(&e, 2).unwrap(), 128);
-        let mut t = ctx.scratch();
-        assert_eq!(crate::arith::limbs::from_limbs(&ctx.from_mont(&r, &mut t)), BigUint::from(2u8).modpow(&e, &m));
+        // Moduli with the top limb near 2^64, where 2 sq overflows the limbs, and an
+        // all-ones exponent (a doubling at every step).
+        for m in [(BigUint::from(1u8) << 128u32) - 159u8, (BigUint::from(1u8) << 2048u32) - 1u8] {
+            for kernel in crate::arith::Kernel::available() {
+                let ctx = MontContext::with_kernel(&m, kernel).unwrap();
+                let e = &m - 2u8;
+                let r = pow2_ct(&ctx, &to_limbs(&e, ctx.len()).unwrap(), ctx.len() * 64);
+                let mut t = ctx.scratch();
+                assert_eq!(crate::arith::limbs::from_limbs(&ctx.from_mont(&r, &mut t)), BigUint::from(2u8).modpow(&e, &m), "{kernel:?}");
+            }
+        }
     }
 
     #[test]
     fn batch_matches_scalar_and_modpow() {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
         use rand_core::RngCore;
-        for bits in [64usize, 200, 1024] {
+        for bits in [64usize, 200, 1024, 2048] {
             // 11 candidates: a full batch of 8 plus a partial one; 2^127-1-like primes are
             // not needed, random odd numbers of the size plus base-2 pseudoprime-free mix.
             let mut cands = Vec::new();
