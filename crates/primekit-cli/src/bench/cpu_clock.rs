@@ -21,6 +21,22 @@ pub fn thread_cpu_ms() -> f64 {
     START.get_or_init(Instant::now).elapsed().as_secs_f64() * 1e3
 }
 
+/// Milliseconds of CPU time consumed by the whole process (all threads) so far; wall
+/// clock if the platform has no process CPU clock.
+pub fn process_cpu_ms() -> f64 {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        // SAFETY: `ts` is a valid, writable timespec for the duration of the call.
+        if unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) } == 0 {
+            return ts.tv_sec as f64 * 1e3 + ts.tv_nsec as f64 * 1e-6;
+        }
+    }
+    use std::sync::OnceLock;
+    static START: OnceLock<Instant> = OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_secs_f64() * 1e3
+}
+
 /// Per-input mean CPU ms of one pass of `f` over `inputs` (after a short warm-up).
 pub fn cpu_pass<T>(inputs: &[T], mut f: impl FnMut(&T)) -> f64 {
     for x in inputs.iter().take(inputs.len().min(2)) {

@@ -2,7 +2,10 @@
 //! prime, primekit and (under `--features compare`) OpenSSL's `BN_generate_prime_ex2`
 //! in the same process, one JSON line per engine and size. OpenSSL always runs on one
 //! core; primekit with `--jobs J` races J searches per prime. `--peer-count` lets the
-//! slow peer run fewer primes; every line carries `stderr_ms`, the mean's standard error.
+//! slow peer run fewer primes; every line carries `stderr_ms`, the mean's standard error,
+//! and `cpu_mean_ms`, the process CPU time per prime (on a shared machine, where other
+//! work stretches wall-clock times unevenly, the fairer comparison at `--jobs 1`).
+//! `mean_ms` is the mean wall time of the generator calls alone (checks excluded).
 //!
 //! Each output is checked: exactly K bits, top two bits set, and (safe) (p-1)/2 passes
 //! `is_prime`; a failed check aborts the benchmark rather than reporting a time.
@@ -53,6 +56,44 @@ fn std_error(samples: &[f64]) -> f64 {
     (samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0) / n).sqrt()
 }
 
+/// Per-call times of a generator: wall clock and process CPU time (which a busy, shared
+/// machine does not inflate), each call's output checked outside the timing.
+struct Timed {
+    wall_ms: Vec<f64>,
+    cpu_ms: Vec<f64>,
+}
+
+impl Timed {
+    fn mean_ms(&self) -> f64 {
+        self.wall_ms.iter().sum::<f64>() / self.wall_ms.len().max(1) as f64
+    }
+    fn median_ms(&self) -> f64 {
+        super::timing::mean_median(&self.wall_ms).1
+    }
+    fn cpu_mean_ms(&self) -> f64 {
+        self.cpu_ms.iter().sum::<f64>() / self.cpu_ms.len().max(1) as f64
+    }
+}
+
+/// Runs `generate` `count` times; exit code 2 on a generator error, 1 on a bad output.
+fn time_calls(count: usize, bits: u32, safe: bool, mut generate: impl FnMut() -> Result<BigUint, String>) -> Result<Timed, ExitCode> {
+    let mut timed = Timed { wall_ms: Vec::with_capacity(count), cpu_ms: Vec::with_capacity(count) };
+    for _ in 0..count {
+        let (t, c) = (Instant::now(), super::cpu_clock::process_cpu_ms());
+        let p = generate().map_err(|e| {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        })?;
+        timed.cpu_ms.push(super::cpu_clock::process_cpu_ms() - c);
+        timed.wall_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        check(&p, bits, safe).map_err(|e| {
+            eprintln!("self-check failed: {e}");
+            ExitCode::from(1)
+        })?;
+    }
+    Ok(timed)
+}
+
 fn check(p: &BigUint, bits: u32, safe: bool) -> Result<(), String> {
     let top2 = BigUint::from(3u8) << (bits - 2);
     if p.bits() != bits as u64 || p < &top2 {
@@ -77,30 +118,16 @@ pub fn run(a: Args) -> ExitCode {
         // Warm-up: builds the process-wide prime tables outside the timing.
         primekit::research::gen_tuning::warm_up(bits, a.safe);
         let cands0 = candidates_tested();
-        let start = Instant::now();
-        let mut samples = Vec::with_capacity(a.count);
-        for _ in 0..a.count {
-            let t = Instant::now();
-            let p = match primekit::generate_prime_with(&opts) {
-                Ok(p) => p,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            samples.push(t.elapsed().as_secs_f64() * 1e3);
-            if let Err(e) = check(&p, bits, a.safe) {
-                eprintln!("self-check failed: {e}");
-                return ExitCode::from(1);
-            }
-        }
-        let mean = start.elapsed().as_secs_f64() * 1e3 / a.count as f64;
+        let timed = match time_calls(a.count, bits, a.safe, || primekit::generate_prime_with(&opts).map_err(|e| e.to_string())) {
+            Ok(t) => t,
+            Err(code) => return code,
+        };
         let cands = (candidates_tested() - cands0) as f64 / a.count as f64;
-        let (_, median) = super::timing::mean_median(&samples);
         println!(
             "{}",
-            json!({"op": "gen", "engine": "primekit", "bits": bits, "safe": a.safe, "count": a.count, "mean_ms": mean,
-                   "median_ms": median, "stderr_ms": std_error(&samples), "jobs": a.jobs, "candidates_per_prime": cands,
+            json!({"op": "gen", "engine": "primekit", "bits": bits, "safe": a.safe, "count": a.count, "mean_ms": timed.mean_ms(),
+                   "median_ms": timed.median_ms(), "stderr_ms": std_error(&timed.wall_ms), "cpu_mean_ms": timed.cpu_mean_ms(),
+                   "jobs": a.jobs, "candidates_per_prime": cands,
                    "sieve_primes": primekit::research::gen_tuning::default_sieve_primes(bits, a.safe)})
         );
         for &r in &a.sieve_primes {
@@ -145,20 +172,11 @@ fn openssl(bits: u32, safe: bool, count: usize) -> Result<(), String> {
     use primekit::research::peers::openssl::{generate_prime, Ctx};
     let ctx = Ctx::new();
     let _ = generate_prime(128, safe, &ctx);
-    let start = Instant::now();
-    let mut samples = Vec::with_capacity(count);
-    for _ in 0..count {
-        let t = Instant::now();
-        let p = generate_prime(bits, safe, &ctx);
-        samples.push(t.elapsed().as_secs_f64() * 1e3);
-        check(&p, bits, safe)?;
-    }
-    let mean = start.elapsed().as_secs_f64() * 1e3 / count as f64;
-    let (_, median) = super::timing::mean_median(&samples);
+    let timed = time_calls(count, bits, safe, || Ok(generate_prime(bits, safe, &ctx))).map_err(|_| "OpenSSL's output failed the check".to_string())?;
     println!(
         "{}",
-        json!({"op": "gen", "engine": "openssl", "bits": bits, "safe": safe, "count": count, "mean_ms": mean, "median_ms": median,
-               "stderr_ms": std_error(&samples), "jobs": 1})
+        json!({"op": "gen", "engine": "openssl", "bits": bits, "safe": safe, "count": count, "mean_ms": timed.mean_ms(),
+               "median_ms": timed.median_ms(), "stderr_ms": std_error(&timed.wall_ms), "cpu_mean_ms": timed.cpu_mean_ms(), "jobs": 1})
     );
     Ok(())
 }
