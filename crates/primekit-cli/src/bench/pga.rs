@@ -5,7 +5,10 @@
 //! What is timed: one complete PGA call (`generate_retrying`: trial draws, sieving,
 //! Miller-Rabin, and any failed calls repeated), with the generator (sieve allocation,
 //! m_r) built beforehand, as the thesis moves its allocations out of the PGA (§4.1.1).
+//! Times are the calling thread's CPU time ([`super::cpu_clock`]), for both engines, so a
+//! busy shared machine does not stretch one arm more than the other.
 
+use super::cpu_clock::thread_cpu_ms;
 use super::timing::mean_median;
 use clap::Args as ClapArgs;
 use primekit::research::pga::{Config, Generator, Pga, SieveKind};
@@ -13,7 +16,6 @@ use rand_chacha::rand_core::{OsRng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use serde_json::{json, Value};
 use std::process::ExitCode;
-use std::time::Instant;
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -72,9 +74,9 @@ impl Arm {
     /// Times one PGA call; checks size and top bits always, primality on the first two.
     pub fn step(&mut self, rng: &mut ChaCha20Rng) -> Result<(), primekit::Error> {
         let cfg = &self.cfg;
-        let start = Instant::now();
+        let start = thread_cpu_ms();
         let out = self.gen.generate_retrying(rng)?;
-        self.samples.push(start.elapsed().as_secs_f64() * 1e3);
+        self.samples.push(thread_cpu_ms() - start);
         self.candidates += out.candidates;
         self.rounds += out.rounds;
         let p = &out.prime;
@@ -129,9 +131,9 @@ impl OpensslArm {
     }
 
     pub fn step(&mut self) {
-        let start = Instant::now();
+        let start = thread_cpu_ms();
         let p = primekit::research::peers::openssl::generate_prime(self.bits, self.safe, &self.ctx);
-        self.samples.push(start.elapsed().as_secs_f64() * 1e3);
+        self.samples.push(thread_cpu_ms() - start);
         assert_eq!(p.bits(), self.bits as u64);
         if self.samples.len() <= 2 {
             assert!(primekit::is_prime(&p), "OpenSSL returned a composite?");
