@@ -25,14 +25,14 @@ use std::process::ExitCode;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// Prime sizes k for Table 5.1 (primes), comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "1024")]
+    /// Prime sizes k for Table 5.1 (primes), comma-separated; `--bits` alone skips it.
+    #[arg(long, value_delimiter = ',', num_args = 0.., default_value = "1024")]
     bits: Vec<u32>,
     /// Primes per grid point.
     #[arg(long, default_value_t = 8)]
     count: usize,
-    /// Prime sizes for Table 5.2 (safe primes); empty to skip.
-    #[arg(long, value_delimiter = ',', default_value = "1024")]
+    /// Prime sizes for Table 5.2 (safe primes); `--safe-bits` alone skips it.
+    #[arg(long, value_delimiter = ',', num_args = 0.., default_value = "1024")]
     safe_bits: Vec<u32>,
     /// Safe primes per grid point (about a second each at 1024 bits).
     #[arg(long, default_value_t = 2)]
