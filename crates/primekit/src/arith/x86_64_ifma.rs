@@ -200,7 +200,7 @@ fn amm_n<const N: usize>(p: &IfmaParams, out: [&mut [u64]; N], a: [&[u64]; N], b
 pub fn add(p: &IfmaParams, a: &mut [u64], b: &[u64]) {
     assert!(a.len() >= p.width() && b.len() >= p.width());
     // SAFETY: lengths checked above; IfmaParams exist only when `has_ifma()`.
-    unsafe { by_vectors!(p.vectors, |V| add_v::<V>(a, Some(b), !0)) }
+    unsafe { by_vectors!(p.vectors, |V| add_v::<V>(a, b)) }
 }
 
 /// `a = a + (a AND mask)` for `mask` in {0, !0}: a doubling or nothing, chosen without a
@@ -208,32 +208,54 @@ pub fn add(p: &IfmaParams, a: &mut [u64], b: &[u64]) {
 pub fn double_masked(p: &IfmaParams, a: &mut [u64], mask: u64) {
     assert!(a.len() >= p.width());
     // SAFETY: length checked above; IfmaParams exist only when `has_ifma()`.
-    unsafe { by_vectors!(p.vectors, |V| add_v::<V>(a, None, mask)) }
+    unsafe { by_vectors!(p.vectors, |V| double_v::<V>(a, mask)) }
 }
 
-/// `a += b & mask` (`b` = a itself when `None`), then normalised.
+/// `a += b`, then normalised.
 ///
 /// # Safety
 /// `a` and `b` hold at least 8V words; the CPU supports AVX-512F.
 #[target_feature(enable = "avx512f")]
-unsafe fn add_v<const V: usize>(a: &mut [u64], b: Option<&[u64]>, mask: u64) {
-    let maskv = _mm512_set1_epi64(mask as i64);
+unsafe fn add_v<const V: usize>(a: &mut [u64], b: &[u64]) {
     let mut acc = [_mm512_setzero_si512(); V];
     for (j, x) in acc.iter_mut().enumerate() {
         // SAFETY: 8V words are readable in a and b (checked by the caller).
         unsafe {
-            let av = _mm512_loadu_si512(a.as_ptr().add(8 * j).cast());
-            let bv = match b {
-                Some(b) => _mm512_loadu_si512(b.as_ptr().add(8 * j).cast()),
-                None => av,
-            };
-            *x = _mm512_add_epi64(av, _mm512_and_si512(bv, maskv));
+            *x = _mm512_add_epi64(_mm512_loadu_si512(a.as_ptr().add(8 * j).cast()), _mm512_loadu_si512(b.as_ptr().add(8 * j).cast()));
         }
     }
     normalize::<V>(&mut acc);
     for (j, x) in acc.iter().enumerate() {
         // SAFETY: 8V words are writable in a (checked by the caller).
         unsafe { _mm512_storeu_si512(a.as_mut_ptr().add(8 * j).cast(), *x) };
+    }
+}
+
+/// `a += a & mask` for normalised `a`. One carry round is exact here, unlike a general
+/// sum's: a doubled digit 2d < 2^53 splits into an even low part <= 2^52 - 2 and a carry
+/// bit, and the carry coming from below (0 or 1) then fits without rippling further.
+///
+/// # Safety
+/// `a` holds at least 8V words; the CPU supports AVX-512F.
+#[target_feature(enable = "avx512f")]
+unsafe fn double_v<const V: usize>(a: &mut [u64], mask: u64) {
+    let maskv = _mm512_set1_epi64(mask as i64);
+    let mask52 = _mm512_set1_epi64(MASK52 as i64);
+    let zero = _mm512_setzero_si512();
+    let mut hi = [zero; V];
+    let mut lo = [zero; V];
+    for j in 0..V {
+        // SAFETY: 8V words are readable in a (checked by the caller).
+        let x = unsafe { _mm512_loadu_si512(a.as_ptr().add(8 * j).cast()) };
+        let y = _mm512_add_epi64(x, _mm512_and_si512(x, maskv));
+        hi[j] = _mm512_srli_epi64::<52>(y);
+        lo[j] = _mm512_and_si512(y, mask52);
+    }
+    for j in 0..V {
+        let below = if j == 0 { zero } else { hi[j - 1] };
+        let out = _mm512_add_epi64(lo[j], _mm512_alignr_epi64::<7>(hi[j], below));
+        // SAFETY: 8V words are writable in a (checked by the caller).
+        unsafe { _mm512_storeu_si512(a.as_mut_ptr().add(8 * j).cast(), out) };
     }
 }
 
