@@ -52,19 +52,19 @@ where
 {
     root.fill(&WHITE)?;
     let n = counts.len() as u32;
-    let ymax = counts
-        .iter()
-        .copied()
-        .max()
-        .unwrap_or(1)
-        .max(band.1.ceil() as u64) as f64
-        * 1.1;
+    // The axis spans the counts and the band with a margin of half the band's width (not
+    // from 0): with millions of samples the band is ±1% of μ and would be invisible.
+    let hi = counts.iter().copied().max().unwrap_or(1) as f64;
+    let lo = counts.iter().copied().min().unwrap_or(0) as f64;
+    let pad = ((band.1 - band.0) * 0.5).max(1.0);
+    let ymax = hi.max(band.1) + pad;
+    let ymin = (lo.min(band.0) - pad).max(0.0);
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 20))
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(60)
-        .build_cartesian_2d((0..n - 1).into_segmented(), 0f64..ymax)?; // n segments
+        .build_cartesian_2d((0..n - 1).into_segmented(), ymin..ymax)?; // n segments
     chart
         .configure_mesh()
         .disable_x_mesh()
@@ -85,7 +85,7 @@ where
         let color = if inside { BLUE.mix(0.6) } else { RED.mix(0.8) };
         Rectangle::new(
             [
-                (SegmentValue::Exact(i), 0.0),
+                (SegmentValue::Exact(i), ymin),
                 (SegmentValue::Exact(i + 1), c as f64),
             ],
             color.filled(),
