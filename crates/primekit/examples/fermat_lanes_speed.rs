@@ -6,7 +6,7 @@ use primekit::gen::candidate::fermat_base_two_scalar_ct;
 use std::time::Instant;
 
 fn main() {
-    for bits in [1024usize, 1536, 2048, 3072] {
+    for bits in [1024usize, 1536, 2048, 3072, 4096] {
         let cands: Vec<Vec<u64>> = (0..8u32).map(|k| (((BigUint::from(3u8) << (bits - 2)) - 1u8) - 2u32 * k).to_u64_digits()).collect();
         let refs: Vec<&[u64]> = cands.iter().map(Vec::as_slice).collect();
         let iters = 20 * 1024 * 1024 / (bits * bits) + 1;

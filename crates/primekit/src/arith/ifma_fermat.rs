@@ -3,15 +3,15 @@
 //!
 //! Why: in prime generation the base-2 Fermat test of each sieve survivor dominates the
 //! cost (issue 6, "several candidates in flight"); survivors of one search have the same
-//! bit length, so eight of them can share every instruction of the radix-2^52 almost
-//! Montgomery multiplication of [`super::ifma`] (Ifma8's kernel with a per-lane modulus
-//! and per-lane -m^{-1} mod 2^52).
+//! bit length, so eight of them can share every instruction of a radix-2^52 almost
+//! Montgomery squaring (as [`super::ifma`]'s Ifma8 kernel, with a per-lane modulus and
+//! per-lane -m^{-1} mod 2^52, but product-scanning and specialised to squares).
 //!
 //! Method per lane (left-to-right square-and-double, as the scalar `pow2_ct`): acc starts
 //! at R mod n (Montgomery 1, computed by modular doublings of the public 2^(bits-2) < n);
-//! for each exponent bit from the top: acc = AMM(acc, acc) (< 2n), d = 2 acc (< 4n < R),
-//! d -= 2n when d >= 2n, and acc = d where the lane's bit of n - 1 is 1 (mask blend).
-//! At the end acc is reduced below n and compared to R mod n.
+//! for each exponent bit from the top: acc = AMS(acc) (< 2n, for acc < 4n since R >=
+//! 16n), then acc = 2 acc (< 4n, unreduced) in the lanes whose bit of n - 1 is 1 (a
+//! masked add). At the end acc is reduced below n and compared to R mod n.
 //!
 //! Constant time: the instruction stream and every memory index depend only on the
 //! public `bits` and the limb count; per-lane choices are `vpblendmq` masks computed from
@@ -22,8 +22,9 @@ use super::ifma::{has_ifma, FIXED_SIZES, LANES, MASK52};
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-/// Largest candidate size accepted (80 limbs of 52 bits minus the two guard bits).
-pub const MAX_BITS: usize = 80 * 52 - 2;
+/// Largest candidate size accepted (80 limbs of 52 bits minus four guard bits: R >= 16m
+/// lets a doubled square, < 4m, go into the next squaring unreduced).
+pub const MAX_BITS: usize = 80 * 52 - 4;
 
 /// Base-2 Fermat test of up to eight candidates at once.
 ///
@@ -44,7 +45,7 @@ pub fn fermat_base_two_lanes(cands: &[&[u64]], bits: usize) -> Option<u8> {
     if cands.iter().any(|c| c.len() * 64 < bits || c.len() > bits.div_ceil(64)) {
         return None;
     }
-    let l = (bits + 2).div_ceil(52);
+    let l = (bits + 4).div_ceil(52);
     let l = FIXED_SIZES.iter().copied().find(|&f| f >= l)?;
     let mut m = vec![[0u64; LANES]; l];
     let mut m0inv = [0u64; LANES];
@@ -59,12 +60,12 @@ pub fn fermat_base_two_lanes(cands: &[&[u64]], bits: usize) -> Option<u8> {
     // matching instantiation and bits <= 52 L - 2.
     let pass = unsafe {
         match l {
-            10 => fermat_fixed::<10, 21>(&m, &m0inv, bits),
-            20 => fermat_fixed::<20, 41>(&m, &m0inv, bits),
-            30 => fermat_fixed::<30, 61>(&m, &m0inv, bits),
-            40 => fermat_fixed::<40, 81>(&m, &m0inv, bits),
-            60 => fermat_fixed::<60, 121>(&m, &m0inv, bits),
-            _ => fermat_fixed::<80, 161>(&m, &m0inv, bits),
+            10 => fermat_fixed::<10>(&m, &m0inv, bits),
+            20 => fermat_fixed::<20>(&m, &m0inv, bits),
+            30 => fermat_fixed::<30>(&m, &m0inv, bits),
+            40 => fermat_fixed::<40>(&m, &m0inv, bits),
+            60 => fermat_fixed::<60>(&m, &m0inv, bits),
+            _ => fermat_fixed::<80>(&m, &m0inv, bits),
         }
     };
     let used = if cands.len() == LANES { 0xff } else { (1u8 << cands.len()) - 1 };
@@ -122,61 +123,122 @@ fn reduce_once<const L: usize>(x: &mut [__m512i; L], md: &[__m512i; L]) {
     }
 }
 
-/// Almost Montgomery squaring of eight lanes held in registers: a^2 R^{-1} mod m_k up to
-/// one extra m_k (< 2 m_k) for inputs < 2 m_k with limbs < 2^52, 4 m_k < R = 2^(52 L).
-/// The same arithmetic as `ifma::amm_fixed` with a = b, but the product is formed first
-/// with each cross product a_i a_j (i < j) computed once and doubled, so it takes
-/// L(L+1) + 2L^2 + L multiply-adds instead of 4L^2 + L (about a fifth fewer).
-/// Accumulator bound: each t_k receives at most 2L doubled product terms, 2 diagonal
-/// terms and 2L reduction terms, all < 2^52, plus carries < 2^12: below 2^64 for L <= 80.
-/// Constant time: no data-dependent branch or index.
+/// Adds lo(x_i y_(k-i)) into `cur` and hi(x_i y_(k-i)) into `nxt` for i in [i0, i1)
+/// (lane-wise, eight lanes per vector), spreading the terms over four accumulators each
+/// so that eight multiply-add chains are in flight (IFMA's latency is four times its
+/// reciprocal throughput).
 ///
 /// # Safety
-/// The CPU must support AVX-512F and IFMA; T = 2 L + 1.
+/// The CPU must support AVX-512F and IFMA; `i1 <= x.len()`, `k - i < y.len()` and
+/// `i <= k` for every i in [i0, i1).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn mac_column(cur: &mut [__m512i; 4], nxt: &mut [__m512i; 4], x: &[[u64; LANES]], y: &[[u64; LANES]], k: usize, i0: usize, i1: usize) {
+    debug_assert!(i1 <= x.len() && i0 <= i1 && (i0 == i1 || (i1 - 1 <= k && k - i0 < y.len())));
+    // SAFETY: the indices stay inside x and y by the caller's contract (checked above in
+    // debug builds); each pointer addresses a whole [u64; 8].
+    let ld = |p: *const [u64; LANES]| unsafe { _mm512_loadu_si512(p.cast()) };
+    let (xp, yp) = (x.as_ptr(), y.as_ptr());
+    let mut i = i0;
+    while i + 4 <= i1 {
+        for u in 0..4 {
+            // SAFETY: i + u < i1 <= x.len() and k - i - u < y.len().
+            let (xv, yv) = unsafe { (ld(xp.add(i + u)), ld(yp.add(k - i - u))) };
+            cur[u] = _mm512_madd52lo_epu64(cur[u], xv, yv);
+            nxt[u] = _mm512_madd52hi_epu64(nxt[u], xv, yv);
+        }
+        i += 4;
+    }
+    let mut u = 0;
+    while i < i1 {
+        // SAFETY: as above.
+        let (xv, yv) = unsafe { (ld(xp.add(i)), ld(yp.add(k - i))) };
+        cur[u] = _mm512_madd52lo_epu64(cur[u], xv, yv);
+        nxt[u] = _mm512_madd52hi_epu64(nxt[u], xv, yv);
+        i += 1;
+        u += 1;
+    }
+}
+
+/// Sum of four vectors.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn sum4(v: &[__m512i; 4]) -> __m512i {
+    _mm512_add_epi64(_mm512_add_epi64(v[0], v[1]), _mm512_add_epi64(v[2], v[3]))
+}
+
+/// Almost Montgomery squaring of eight lanes, by product scanning (one output column at
+/// a time, Comba-style, with the reduction finely integrated): a^2 R^{-1} mod m_k up to
+/// one extra m_k (< 2 m_k), for inputs with limbs < 2^52 and values < 4 m_k, 16 m_k <= R
+/// = 2^(52 L) (then a^2 < R m_k and Q < R give (a^2 + Q m_k) / R < 2 m_k).
+///
+/// Each cross product a_i a_j (i < j) is computed once and doubled, so a squaring takes L(L+1) + 2L^2 - L multiply-adds instead of 4L^2. Product scanning
+/// keeps a column's partial sums in a few registers, which leave them once, as one digit;
+/// the row-by-row (operand scanning) form this replaced kept 2L + 1 accumulators in
+/// memory and read and wrote one per multiply-add: half the speed at 2048 bits
+/// (`examples/fermat_lanes_speed`: 470 vs 236 us per candidate).
+///
+/// Column k (0 <= k < 2L) sums 2 lo(a_i a_j) over i < j, i + j = k, the diagonal
+/// lo(a_(k/2)^2), lo(q_i m_j) over i + j = k, the high halves of the same products of
+/// column k - 1, and the carry out of column k - 1. For k < L, q_k = S_k (-m^{-1}) mod
+/// 2^52 makes S_k + lo(q_k m_0) = 0 mod 2^52, so that term is never computed: the carry
+/// out is ceil(S_k / 2^52) = (S_k + 2^52 - 1) >> 52. For k >= L the column's low 52 bits
+/// are output digit k - L. Column sums stay below (4L + 4) 2^52 < 2^61 for L <= 80.
+///
+/// The chain q_(k-1) -> q_k goes through lo(q_(k-1) m_1) and hi(q_(k-1) m_0) only:
+/// q_(k-1) stays in a register for those, every older q is stored and reloaded, and the
+/// rest of a column does not wait for it.
+///
+/// Constant time: trip counts depend only on L; no data-dependent branch or index.
+///
+/// # Safety
+/// The CPU must support AVX-512F and IFMA.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512ifma")]
-fn sqr_fixed<const L: usize, const T: usize>(out: &mut [[u64; LANES]; L], a: &[[u64; LANES]; L], m: &[[u64; LANES]], inv: __m512i) {
+fn sqr_product_scanning<const L: usize>(out: &mut [[u64; LANES]; L], a: &[[u64; LANES]; L], m: &[[u64; LANES]; L], inv: __m512i) {
     // SAFETY: each pointer addresses a whole [u64; 8] (64 bytes); unaligned access is fine.
-    let ld = |p: &[u64; LANES]| unsafe { _mm512_loadu_si512(p.as_ptr() as *const _) };
+    let ld = |p: &[u64; LANES]| unsafe { _mm512_loadu_si512(p.as_ptr().cast()) };
+    let st = |p: &mut [u64; LANES], v: __m512i| unsafe { _mm512_storeu_si512(p.as_mut_ptr().cast(), v) };
     let zero = _mm512_setzero_si512();
-    // p: the cross products a_i a_j (i < j), not yet doubled; t: the rest. Row i adds the
-    // cross products of a_i, then completes index i of the square (every cross term of
-    // index i comes from rows < i) and does reduction row i, so the independent
-    // multiply-adds of the next row overlap the reduction's dependency chain.
-    let mut p = [zero; T];
-    let mut t = [zero; T];
-    let diag = |t: &mut [__m512i; T], p: &[__m512i; T], k: usize| {
-        let h = ld(&a[k / 2]);
-        let d = if k % 2 == 0 { _mm512_madd52lo_epu64(zero, h, h) } else { _mm512_madd52hi_epu64(zero, h, h) };
-        t[k] = _mm512_add_epi64(_mm512_add_epi64(t[k], d), _mm512_add_epi64(p[k], p[k]));
-    };
-    for i in 0..L {
-        let ai = ld(&a[i]);
-        for j in i + 1..L {
-            let aj = ld(&a[j]);
-            p[i + j] = _mm512_madd52lo_epu64(p[i + j], ai, aj);
-            p[i + j + 1] = _mm512_madd52hi_epu64(p[i + j + 1], ai, aj);
-        }
-        diag(&mut t, &p, i);
-        // q = t_i * (-m^{-1}) mod 2^52 per lane (IFMA reads only the low 52 bits of t_i).
-        let q = _mm512_madd52lo_epu64(zero, t[i], inv);
-        for j in 0..L {
-            let mj = ld(&m[j]);
-            t[i + j] = _mm512_madd52lo_epu64(t[i + j], mj, q);
-            t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], mj, q);
-        }
-        t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srli_epi64::<52>(t[i]));
-    }
-    for k in L..2 * L {
-        diag(&mut t, &p, k);
-    }
     let mask = _mm512_set1_epi64(MASK52 as i64);
+    let (m0, m1) = (ld(&m[0]), ld(&m[1]));
+    let mut q = [[0u64; LANES]; L];
+    // Cross terms (doubled when the column is summed) and the rest, each for the current
+    // column and the next.
+    let (mut xc, mut xn) = ([zero; 4], [zero; 4]);
+    let (mut rc, mut rn) = ([zero; 4], [zero; 4]);
     let mut carry = zero;
-    for j in 0..L {
-        let v = _mm512_add_epi64(t[L + j], carry);
-        carry = _mm512_srli_epi64::<52>(v);
-        // SAFETY: as for `ld`, a store into a borrowed [u64; 8].
-        unsafe { _mm512_storeu_si512(out[j].as_mut_ptr() as *mut _, _mm512_and_si512(v, mask)) };
+    let mut q_prev = zero;
+    for k in 0..2 * L {
+        let lo = (k + 1).saturating_sub(L);
+        // SAFETY (both calls): i < L and k - i < L for every i in the ranges, i <= k.
+        unsafe { mac_column(&mut xc, &mut xn, a, a, k, lo, k.div_ceil(2)) };
+        if k % 2 == 0 {
+            let h = ld(&a[k / 2]);
+            rc[0] = _mm512_madd52lo_epu64(rc[0], h, h);
+            rn[0] = _mm512_madd52hi_epu64(rn[0], h, h);
+        }
+        // q_i m_(k-i) for i <= k - 2 from memory; i = k - 1 from the register below.
+        unsafe { mac_column(&mut rc, &mut rn, &q, m, k, lo, k.saturating_sub(1).min(L)) };
+        let x = sum4(&xc);
+        let mut s = _mm512_add_epi64(_mm512_add_epi64(_mm512_add_epi64(x, x), sum4(&rc)), carry);
+        if (1..=L).contains(&k) {
+            s = _mm512_madd52lo_epu64(s, q_prev, m1);
+            rn[1] = _mm512_madd52hi_epu64(rn[1], q_prev, m1);
+        }
+        if k < L {
+            let qk = _mm512_madd52lo_epu64(zero, s, inv);
+            carry = _mm512_srli_epi64::<52>(_mm512_add_epi64(s, mask));
+            st(&mut q[k], qk);
+            rn[2] = _mm512_madd52hi_epu64(rn[2], qk, m0);
+            q_prev = qk;
+        } else {
+            st(&mut out[k - L], _mm512_and_si512(s, mask));
+            carry = _mm512_srli_epi64::<52>(s);
+        }
+        (xc, xn, rc, rn) = (xn, [zero; 4], rn, [zero; 4]);
     }
 }
 
@@ -185,18 +247,18 @@ fn sqr_fixed<const L: usize, const T: usize>(out: &mut [[u64; LANES]; L], a: &[[
 ///
 /// # Safety
 /// The CPU must support AVX-512F and IFMA. `m` has L limbs < 2^52 per lane, each lane's
-/// modulus odd with 2^(bits-2) < m_k < 2^bits, 3 <= bits <= 52 L - 2; T = 2 L + 1.
+/// modulus odd with 2^(bits-2) < m_k < 2^bits, 3 <= bits <= 52 L - 4 (so R >= 16 m_k).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512ifma")]
-unsafe fn fermat_fixed<const L: usize, const T: usize>(m: &[[u64; LANES]], m0inv: &[u64; LANES], bits: usize) -> u8 {
-    assert!(m.len() == L && bits + 2 <= 52 * L);
+unsafe fn fermat_fixed<const L: usize>(m: &[[u64; LANES]], m0inv: &[u64; LANES], bits: usize) -> u8 {
+    assert!(m.len() == L && bits + 4 <= 52 * L);
     let m: &[[u64; LANES]; L] = m.try_into().expect("L limbs");
     // SAFETY: each pointer addresses a whole [u64; 8] (64 bytes); unaligned access is fine.
     let ld = |p: &[u64; LANES]| unsafe { _mm512_loadu_si512(p.as_ptr() as *const _) };
     let zero = _mm512_setzero_si512();
     let mv: [__m512i; L] = core::array::from_fn(|j| ld(&m[j]));
     let inv = ld(m0inv);
-    // 2m (< R/2) for the reduction after doubling an AMM output.
+    // 2m (< R/8), for the final reduction.
     let mut m2 = mv;
     double_mod(&mut m2, &[_mm512_set1_epi64(MASK52 as i64); L]); // 2m < R - 1: never reduced
     // R mod m: start from the public 2^(bits-2) < m and double 52 L - bits + 2 times.
@@ -213,19 +275,28 @@ unsafe fn fermat_fixed<const L: usize, const T: usize>(m: &[[u64; LANES]], m0inv
     for j in 0..L {
         st(&mut acc[j], one[j]);
     }
+    let mask = _mm512_set1_epi64(MASK52 as i64);
     for i in (0..bits).rev() {
-        sqr_fixed::<L, T>(&mut sq, &acc, m, inv);
-        let s: [__m512i; L] = core::array::from_fn(|j| ld(&sq[j]));
-        let mut d = s;
-        double_mod(&mut d, &m2);
+        // acc < 4m gives sq < 2m (R >= 16m: see `sqr_product_scanning`).
+        sqr_product_scanning::<L>(&mut sq, &acc, m, inv);
         // Bit i of m - 1 (= bit i of m except bit 0, which is 0 in m - 1).
         let e = if i == 0 { zero } else { mv[i / 52] };
         let take = _mm512_test_epi64_mask(e, _mm512_set1_epi64(1i64 << (i % 52)));
+        // acc = 2 sq (< 4m, no reduction needed) in the lanes that take the bit, sq in
+        // the others. One carry round normalises it exactly: a doubled digit's low 52
+        // bits are even, at most 2^52 - 2, so the carry in (0 or 1) cannot ripple; and
+        // the carries do not chain from digit to digit, unlike a subtraction's borrows.
+        let mut below = zero;
         for j in 0..L {
-            st(&mut acc[j], _mm512_mask_blend_epi64(take, s[j], d[j]));
+            let x = ld(&sq[j]);
+            let y = _mm512_mask_add_epi64(x, take, x, x);
+            st(&mut acc[j], _mm512_add_epi64(_mm512_and_si512(y, mask), below));
+            below = _mm512_srli_epi64::<52>(y);
         }
     }
+    // acc < 4m: two conditional subtractions bring it below m.
     let mut r: [__m512i; L] = core::array::from_fn(|j| ld(&acc[j]));
+    reduce_once(&mut r, &m2);
     reduce_once(&mut r, &mv);
     let mut diff = zero;
     for j in 0..L {
@@ -235,7 +306,7 @@ unsafe fn fermat_fixed<const L: usize, const T: usize>(m: &[[u64; LANES]], m0inv
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-unsafe fn fermat_fixed<const L: usize, const T: usize>(_: &[[u64; LANES]], _: &[u64; LANES], _: usize) -> u8 {
+unsafe fn fermat_fixed<const L: usize>(_: &[[u64; LANES]], _: &[u64; LANES], _: usize) -> u8 {
     unreachable!("has_ifma() is false off x86_64")
 }
 
@@ -318,6 +389,14 @@ mod tests {
         for e in [61u32, 89, 127, 521, 607, 1279, 2203, 2281, 3217] {
             let mut batch = vec![random_odd(&mut rng, e as u64), (BigUint::one() << e) - 1u8];
             batch.push(random_odd(&mut rng, e as u64));
+            batches.push(batch);
+        }
+        // The top of each size's range (bits = 52 L - 4, so R = 16 * 2^bits): moduli just
+        // below 2^bits, whose n - 1 has almost every bit set (a doubling at nearly every
+        // step, each taking acc up to its 4m bound), next to random ones.
+        for bits in [516u64, 1036, 1556, 2076, 3116] {
+            let mut batch: Vec<BigUint> = (0..5u32).map(|k| (BigUint::one() << bits) - 1u8 - 2u32 * k).collect();
+            batch.extend((0..3).map(|_| random_odd(&mut rng, bits)));
             batches.push(batch);
         }
         for batch in &batches {

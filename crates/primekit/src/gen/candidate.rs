@@ -58,24 +58,20 @@ pub fn pow2_ct(ctx: &MontContext, exp: &[Limb], exp_bits: usize) -> Vec<Limb> {
     acc
 }
 
-/// Largest size tested eight candidates at a time. Above it one candidate at a time in
-/// the row-vectorised IFMA domain is faster: per candidate, lanes vs one at a time
-/// (context included), `cargo run --release --example fermat_lanes_speed`:
-/// 1024 bits 44 vs 110 µs, 1536: 192 vs 236, 2048: 457 vs 406, 3072: 1428 vs 1107.
-pub const LANES_MAX_BITS: usize = 1856;
-
 /// Base-2 Fermat tests of odd candidates >= 5 of `bits` or `bits - 1` bits (a safe-prime
 /// candidate p and the q of an earlier one may share a batch):
 /// eight at a time in the lanes of [`fermat_base_two_lanes`] when the CPU has AVX-512
-/// IFMA and `bits <= LANES_MAX_BITS`, otherwise (or for sizes the lanes reject) one by
-/// one with [`fermat_base_two_ct`]. Both are constant time; only the verdicts are revealed.
+/// IFMA, otherwise (or for sizes the lanes reject) one by one with [`fermat_base_two_ct`].
+/// The lanes are faster at every size: per candidate, lanes vs one at a time (context
+/// included), `cargo run --release --example fermat_lanes_speed`: 1024 bits 39 vs 106
+/// µs, 1536: 102 vs 227, 2048: 236 vs 409, 3072: 838 vs 1073, 4096: 1861 vs 2190. Both are constant time; only the verdicts are revealed.
 pub fn fermat_base_two_batch_ct(cands: &[BigUint], bits: usize) -> Result<Vec<bool>, Error> {
     let mut out = Vec::with_capacity(cands.len());
     for chunk in cands.chunks(LANES) {
         let limbs: Vec<Vec<Limb>> = chunk.iter().map(|n| to_limbs(n, bits.div_ceil(64)).unwrap_or_default()).collect();
         let refs: Vec<&[Limb]> = limbs.iter().map(Vec::as_slice).collect();
         // Bit lengths are public (the lanes need one common size).
-        let lanes = if bits <= LANES_MAX_BITS && chunk.iter().all(|n| n.bits() == bits as u64 || n.bits() + 1 == bits as u64) { fermat_base_two_lanes(&refs, bits) } else { None };
+        let lanes = if chunk.iter().all(|n| n.bits() == bits as u64 || n.bits() + 1 == bits as u64) { fermat_base_two_lanes(&refs, bits) } else { None };
         match lanes {
             Some(mask) => out.extend((0..chunk.len()).map(|k| mask >> k & 1 == 1)),
             None => {
