@@ -63,8 +63,8 @@ pub fn pow2_ct(ctx: &MontContext, exp: &[Limb], exp_bits: usize) -> Vec<Limb> {
 /// eight at a time in the lanes of [`fermat_base_two_lanes`] when the CPU has AVX-512
 /// IFMA, otherwise (or for sizes the lanes reject) one by one with [`fermat_base_two_ct`].
 /// The lanes are faster at every size: per candidate, lanes vs one at a time (context
-/// included), `cargo run --release --example fermat_lanes_speed`: 1024 bits 39 vs 106
-/// µs, 1536: 102 vs 227, 2048: 236 vs 409, 3072: 838 vs 1073, 4096: 1861 vs 2190. Both are constant time; only the verdicts are revealed.
+/// included), `cargo run --release --example fermat_lanes_speed`: 1024 bits 25 vs 103
+/// µs, 1536: 77 vs 225, 2048: 179 vs 394, 3072: 586 vs 1033, 4096: 1385 vs 2143.
 pub fn fermat_base_two_batch_ct(cands: &[BigUint], bits: usize) -> Result<Vec<bool>, Error> {
     let mut out = Vec::with_capacity(cands.len());
     for chunk in cands.chunks(LANES) {
