@@ -125,21 +125,37 @@ impl Ifma8 {
     }
 
     fn mul_into(&self, out: &mut [[u64; LANES]], a: &[[u64; LANES]], b: &[[u64; LANES]]) {
+        self.product::<false>(out, a, b)
+    }
+
+    /// `out = a b R^{-1}` (or `a^2 R^{-1}` when `SQUARE`, `b` ignored): the column-pair
+    /// kernel of [`super::ifma_columns`] at the fixed sizes, the generic [`amm`] otherwise.
+    fn product<const SQUARE: bool>(&self, out: &mut [[u64; LANES]], a: &[[u64; LANES]], b: &[[u64; LANES]]) {
         assert!(out.len() == self.l && a.len() == self.l && b.len() == self.l);
         let inv = [self.m0inv; LANES];
-        // SAFETY: `new` returned Some only when the CPU has AVX-512F and IFMA; all
-        // slices have the lengths the kernels expect (checked above).
-        unsafe {
-            match self.l {
-                10 => amm_fixed::<10, 21>(out, a, b, &self.m52, &inv),
-                20 => amm_fixed::<20, 41>(out, a, b, &self.m52, &inv),
-                30 => amm_fixed::<30, 61>(out, a, b, &self.m52, &inv),
-                40 => amm_fixed::<40, 81>(out, a, b, &self.m52, &inv),
-                60 => amm_fixed::<60, 121>(out, a, b, &self.m52, &inv),
-                80 => amm_fixed::<80, 161>(out, a, b, &self.m52, &inv),
-                _ => amm(out, a, b, &self.m52, &inv),
+        #[cfg(target_arch = "x86_64")]
+        {
+            macro_rules! fixed {
+                ($($l:literal)*) => {
+                    match self.l {
+                        $($l => {
+                            let o: &mut [[u64; LANES]; $l] = out.try_into().expect("l digits");
+                            let (a, b, m): (&[[u64; LANES]; $l], &[[u64; LANES]; $l], &[[u64; LANES]; $l]) =
+                                (a.try_into().expect("l digits"), b.try_into().expect("l digits"), self.m52.as_slice().try_into().expect("l digits"));
+                            // SAFETY: `new` returned Some only when the CPU has AVX-512F
+                            // and IFMA; inputs < 2m with 4m < R give a b < R m.
+                            unsafe { super::ifma_columns::amm_column_pairs::<$l, SQUARE>(o, a, b, m, _mm512_set1_epi64(self.m0inv as i64)) };
+                            return;
+                        })*
+                        _ => {}
+                    }
+                };
             }
+            fixed!(10 20 30 40 60 80);
         }
+        // SAFETY: `new` returned Some only when the CPU has AVX-512F and IFMA; all
+        // slices have the lengths the kernel expects (checked above).
+        unsafe { amm(out, a, b, &self.m52, &inv) }
     }
 
     /// Each lane's value as the canonical Montgomery residue in [0, m).
@@ -184,55 +200,13 @@ impl super::modexp::Domain for &Ifma8 {
     }
     fn sqr(&mut self, out: &mut [u64], a: &[u64]) {
         let a = a.as_chunks::<LANES>().0;
-        self.mul_into(out.as_chunks_mut::<LANES>().0, a, a)
+        self.product::<true>(out.as_chunks_mut::<LANES>().0, a, a)
     }
 }
 
-/// Sizes (in 52-bit limbs) with a fixed-size kernel: 512, 1024, 1536, 2048, 3072, 4096
-/// bits plus the two guard bits.
+/// Sizes (in 52-bit limbs) with a fixed-size kernel ([`super::ifma_columns`]): 512,
+/// 1024, 1536, 2048, 3072, 4096 bits plus the guard bits.
 pub(super) const FIXED_SIZES: [usize; 6] = [10, 20, 30, 40, 60, 80];
-
-/// [`amm`] for a compile-time size: L limbs, T = 2L + 1 accumulators kept on the stack,
-/// so the compiler unrolls the loops and allocates nothing.
-///
-/// # Safety
-/// As [`amm`], with every slice of length L.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512ifma")]
-pub(super) unsafe fn amm_fixed<const L: usize, const T: usize>(out: &mut [[u64; LANES]], a: &[[u64; LANES]], b: &[[u64; LANES]], m: &[[u64; LANES]], m0inv: &[u64; LANES]) {
-    assert!(T == 2 * L + 1 && a.len() == L && b.len() == L && out.len() == L && m.len() == L);
-    let ld = |p: &[u64; LANES]| unsafe { _mm512_loadu_si512(p.as_ptr() as *const _) };
-    let zero = _mm512_setzero_si512();
-    let av: [__m512i; L] = core::array::from_fn(|j| ld(&a[j]));
-    let mut t = [zero; T];
-    let inv = ld(m0inv);
-    let mask = _mm512_set1_epi64(MASK52 as i64);
-    for i in 0..L {
-        let bi = ld(&b[i]);
-        for j in 0..L {
-            t[i + j] = _mm512_madd52lo_epu64(t[i + j], av[j], bi);
-            t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], av[j], bi);
-        }
-        let q = _mm512_madd52lo_epu64(zero, t[i], inv);
-        for j in 0..L {
-            let mj = ld(&m[j]);
-            t[i + j] = _mm512_madd52lo_epu64(t[i + j], mj, q);
-            t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], mj, q);
-        }
-        t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srli_epi64::<52>(t[i]));
-    }
-    let mut carry = zero;
-    for j in 0..L {
-        let v = _mm512_add_epi64(t[L + j], carry);
-        carry = _mm512_srli_epi64::<52>(v);
-        unsafe { _mm512_storeu_si512(out[j].as_mut_ptr() as *mut _, _mm512_and_si512(v, mask)) };
-    }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-pub(super) unsafe fn amm_fixed<const L: usize, const T: usize>(_: &mut [[u64; LANES]], _: &[[u64; LANES]], _: &[[u64; LANES]], _: &[[u64; LANES]], _: &[u64; LANES]) {
-    unreachable!("Ifma8::new returns None off x86_64")
-}
 
 /// The IFMA kernel for any size; see the module contract.
 ///

@@ -3,9 +3,9 @@
 //!
 //! Why: in prime generation the base-2 Fermat test of each sieve survivor dominates the
 //! cost (issue 6, "several candidates in flight"); survivors of one search have the same
-//! bit length, so eight of them can share every instruction of a radix-2^52 almost
-//! Montgomery squaring (as [`super::ifma`]'s Ifma8 kernel, with a per-lane modulus and
-//! per-lane -m^{-1} mod 2^52, but product-scanning and specialised to squares).
+//! bit length, so eight of them can share every instruction of the radix-2^52 almost
+//! Montgomery squaring of [`super::ifma_columns`], with a per-lane modulus and per-lane
+//! -m^{-1} mod 2^52.
 //!
 //! Method per lane (left-to-right square-and-double, as the scalar `pow2_ct`): acc starts
 //! at R mod n (Montgomery 1, computed by modular doublings of the public 2^(bits-2) < n);
@@ -18,6 +18,8 @@
 //! borrows and exponent bits. Only the returned pass/fail bit mask depends on secrets.
 
 use super::ifma::{has_ifma, FIXED_SIZES, LANES, MASK52};
+#[cfg(target_arch = "x86_64")]
+use super::ifma_columns::amm_column_pairs;
 
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
@@ -60,12 +62,12 @@ pub fn fermat_base_two_lanes(cands: &[&[u64]], bits: usize) -> Option<u8> {
     // matching instantiation and bits <= 52 L - 2.
     let pass = unsafe {
         match l {
-            10 => fermat_fixed::<10, 11>(&m, &m0inv, bits),
-            20 => fermat_fixed::<20, 21>(&m, &m0inv, bits),
-            30 => fermat_fixed::<30, 31>(&m, &m0inv, bits),
-            40 => fermat_fixed::<40, 41>(&m, &m0inv, bits),
-            60 => fermat_fixed::<60, 61>(&m, &m0inv, bits),
-            _ => fermat_fixed::<80, 81>(&m, &m0inv, bits),
+            10 => fermat_fixed::<10>(&m, &m0inv, bits),
+            20 => fermat_fixed::<20>(&m, &m0inv, bits),
+            30 => fermat_fixed::<30>(&m, &m0inv, bits),
+            40 => fermat_fixed::<40>(&m, &m0inv, bits),
+            60 => fermat_fixed::<60>(&m, &m0inv, bits),
+            _ => fermat_fixed::<80>(&m, &m0inv, bits),
         }
     };
     let used = if cands.len() == LANES { 0xff } else { (1u8 << cands.len()) - 1 };
@@ -123,172 +125,6 @@ fn reduce_once<const L: usize>(x: &mut [__m512i; L], md: &[__m512i; L]) {
     }
 }
 
-/// Sum of four vectors.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn sum4(v: &[__m512i; 4]) -> __m512i {
-    _mm512_add_epi64(_mm512_add_epi64(v[0], v[1]), _mm512_add_epi64(v[2], v[3]))
-}
-
-/// For i in [i0, i1), the products x_i y_(k-i) (column k) and x_i y_(k+1-i) (column
-/// k + 1), lane-wise: lo(x_i y_(k-i)) into `c0`, its hi and lo(x_i y_(k+1-i)) into `c1`,
-/// hi(x_i y_(k+1-i)) into `c2`. Going up in i, y_(k+1-i) is the previous step's
-/// y_(k-i), so each step loads two vectors for four multiply-adds (one load each would
-/// bound the kernel: `vmovdqu64` issues about once per cycle here, IFMA twice). Two steps
-/// at a time keep eight independent multiply-add chains in flight.
-///
-/// # Safety
-/// The CPU must support AVX-512F and IFMA; for i in [i0, i1): i < x.len(), i <= k and
-/// k + 1 - i < y.len().
-#[cfg(target_arch = "x86_64")]
-#[inline]
-#[target_feature(enable = "avx512f,avx512ifma")]
-#[allow(clippy::too_many_arguments)]
-unsafe fn mac_column_pair(c0: &mut [__m512i; 2], c1: &mut [__m512i; 4], c2: &mut [__m512i; 2], x: &[[u64; LANES]], y: &[[u64; LANES]], k: usize, i0: usize, i1: usize) {
-    if i0 >= i1 {
-        return;
-    }
-    debug_assert!(i1 <= x.len() && i1 - 1 <= k && k + 1 - i0 < y.len());
-    // SAFETY: the indices stay inside x and y by the caller's contract (checked above in
-    // debug builds); each pointer addresses a whole [u64; 8].
-    let ld = |p: *const [u64; LANES]| unsafe { _mm512_loadu_si512(p.cast()) };
-    let (xp, yp) = (x.as_ptr(), y.as_ptr());
-    // SAFETY: k + 1 - i0 < y.len().
-    let mut y_next = unsafe { ld(yp.add(k + 1 - i0)) };
-    let mut i = i0;
-    while i + 2 <= i1 {
-        for u in 0..2 {
-            // SAFETY: i + u < i1 <= x.len() and k - i - u <= k + 1 - i0 < y.len().
-            let (xv, yv) = unsafe { (ld(xp.add(i + u)), ld(yp.add(k - i - u))) };
-            c0[u] = _mm512_madd52lo_epu64(c0[u], xv, yv);
-            c1[2 * u] = _mm512_madd52hi_epu64(c1[2 * u], xv, yv);
-            c1[2 * u + 1] = _mm512_madd52lo_epu64(c1[2 * u + 1], xv, y_next);
-            c2[u] = _mm512_madd52hi_epu64(c2[u], xv, y_next);
-            y_next = yv;
-        }
-        i += 2;
-    }
-    if i < i1 {
-        // SAFETY: as above.
-        let (xv, yv) = unsafe { (ld(xp.add(i)), ld(yp.add(k - i))) };
-        c0[0] = _mm512_madd52lo_epu64(c0[0], xv, yv);
-        c1[0] = _mm512_madd52hi_epu64(c1[0], xv, yv);
-        c1[1] = _mm512_madd52lo_epu64(c1[1], xv, y_next);
-        c2[0] = _mm512_madd52hi_epu64(c2[0], xv, y_next);
-    }
-}
-
-/// The sum of a column given its terms but the last ones, those of q_(k-1) (see
-/// [`sqr_column_pairs`]): `early + lo(q m_1) + hi(q m_0) + carry`, the two products side
-/// by side so that q's chain is two multiply-adds and one addition long.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-#[target_feature(enable = "avx512f,avx512ifma")]
-fn with_late_terms(early: __m512i, carry: __m512i, q: __m512i, m0: __m512i, m1: __m512i) -> __m512i {
-    _mm512_add_epi64(_mm512_madd52lo_epu64(early, q, m1), _mm512_madd52hi_epu64(carry, q, m0))
-}
-
-/// Almost Montgomery squaring of eight lanes: a^2 R^{-1} mod m_k up to one extra m_k
-/// (< 2 m_k), for inputs with limbs < 2^52 and values < 4 m_k, 16 m_k <= R = 2^(52 L)
-/// (then a^2 < R m_k and Q < R give (a^2 + Q m_k) / R < 2 m_k).
-///
-/// Product scanning (Comba), one output column at a time, with the reduction finely
-/// integrated. Column k (0 <= k < 2L) sums 2 lo(a_i a_j) over i < j, i + j = k, the
-/// diagonal lo(a_(k/2)^2), lo(q_i m_j) over i + j = k, the high halves of the same
-/// products of column k - 1, and the carry out of column k - 1. For k < L, q_k = S_k
-/// (-m^{-1}) mod 2^52 makes S_k + lo(q_k m_0) = 0 mod 2^52, so that term is never
-/// computed: the carry out is ceil(S_k / 2^52) = (S_k + 2^52 - 1) >> 52. For k >= L
-/// the column's low 52 bits are output digit k - L. Column sums stay below (4L + 4) 2^52
-/// < 2^61 for L <= 80.
-///
-/// Why this shape (`examples/fermat_lanes_speed`, per 2048-bit candidate):
-/// - Each cross product a_i a_j (i < j) is computed once and doubled: L(L+1) + 2L^2 - L
-///   multiply-adds instead of 4L^2.
-/// - A column's partial sums stay in registers and leave them once, as one digit. The
-///   row-by-row (operand scanning) form this replaced kept 2L + 1 accumulators in memory,
-///   read and written by every multiply-add: 470 us, against 236 us for one column at a
-///   time.
-/// - Two columns at a time ([`mac_column_pair`]) halve the loads per multiply-add: 175
-///   us, about two IFMA per cycle, the unit's throughput.
-/// - The chain q_(k-1) -> q_k goes through lo(q_(k-1) m_1) and hi(q_(k-1) m_0) only,
-///   added side by side at the column's end ([`with_late_terms`]); q_(k-1) stays in a
-///   register for them, older q are stored and reloaded, and nothing else waits for it.
-///
-/// Per pair of columns (k even): the products with index i <= k - 2 (memory), then
-/// q_(k-1)'s terms (lo(q_(k-1) m_1) and hi(q_(k-1) m_0) close column k, hi(q_(k-1) m_1)
-/// and lo(q_(k-1) m_2) go to column k + 1, hi(q_(k-1) m_2) to k + 2), then q_k, whose
-/// terms close column k + 1 (lo(q_k m_1), hi(q_k m_0)) and start k + 2 (hi(q_k m_1)),
-/// then q_(k+1). For k >= L the columns are output digits instead. `a`, `m` and `out`
-/// carry a zero digit at index L (P = L + 1), which the pair loops read where column
-/// k + 1 has one term fewer than column k.
-///
-/// Constant time: trip counts depend only on L; no data-dependent branch or index.
-///
-/// # Safety
-/// The CPU must support AVX-512F and IFMA; L is even and at least 4, P = L + 1, and
-/// `a[L]` and `m[L]` are zero.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512ifma")]
-fn sqr_column_pairs<const L: usize, const P: usize>(out: &mut [[u64; LANES]; P], a: &[[u64; LANES]; P], m: &[[u64; LANES]; P], inv: __m512i) {
-    // SAFETY: each pointer addresses a whole [u64; 8] (64 bytes); unaligned access is fine.
-    let ld = |p: &[u64; LANES]| unsafe { _mm512_loadu_si512(p.as_ptr().cast()) };
-    let st = |p: &mut [u64; LANES], v: __m512i| unsafe { _mm512_storeu_si512(p.as_mut_ptr().cast(), v) };
-    let zero = _mm512_setzero_si512();
-    let mask = _mm512_set1_epi64(MASK52 as i64);
-    let (m0, m1, m2) = (ld(&m[0]), ld(&m[1]), ld(&m[2]));
-    let mut q = [[0u64; LANES]; L];
-    // Cross terms (doubled when a column is summed) and the rest, for columns k, k + 1
-    // and k + 2.
-    let (mut x0, mut x1, mut x2) = ([zero; 2], [zero; 4], [zero; 2]);
-    let (mut r0, mut r1, mut r2) = ([zero; 2], [zero; 4], [zero; 2]);
-    let mut carry = zero;
-    let mut q_prev = zero;
-    let column = |x: __m512i, r: __m512i| _mm512_add_epi64(_mm512_add_epi64(x, x), r);
-    for k in (0..2 * L).step_by(2) {
-        let lo = (k + 1).saturating_sub(L);
-        let h = k / 2;
-        // SAFETY (both calls): i < L, i <= k and k + 1 - i <= L < P for i in the ranges.
-        unsafe { mac_column_pair(&mut x0, &mut x1, &mut x2, a, a, k, lo, h) };
-        // a_h a_(h+1) (column k + 1; a[L] = 0 when h + 1 = L) and the square a_h^2.
-        let (ah, ah1) = (ld(&a[h]), ld(&a[h + 1]));
-        x1[0] = _mm512_madd52lo_epu64(x1[0], ah, ah1);
-        x2[0] = _mm512_madd52hi_epu64(x2[0], ah, ah1);
-        r0[0] = _mm512_madd52lo_epu64(r0[0], ah, ah);
-        r1[0] = _mm512_madd52hi_epu64(r1[0], ah, ah);
-        unsafe { mac_column_pair(&mut r0, &mut r1, &mut r2, &q, m, k, lo, k.saturating_sub(1).min(L)) };
-        let early0 = column(_mm512_add_epi64(x0[0], x0[1]), _mm512_add_epi64(r0[0], r0[1]));
-        let s0 = if (2..=L).contains(&k) {
-            r1[1] = _mm512_madd52hi_epu64(r1[1], q_prev, m1);
-            r1[2] = _mm512_madd52lo_epu64(r1[2], q_prev, m2);
-            r2[1] = _mm512_madd52hi_epu64(r2[1], q_prev, m2);
-            with_late_terms(early0, carry, q_prev, m0, m1)
-        } else {
-            _mm512_add_epi64(early0, carry)
-        };
-        let early1 = column(sum4(&x1), sum4(&r1));
-        if k < L {
-            // k + 1 < L too (L even).
-            let qk = _mm512_madd52lo_epu64(zero, s0, inv);
-            carry = _mm512_srli_epi64::<52>(_mm512_add_epi64(s0, mask));
-            st(&mut q[k], qk);
-            r2[0] = _mm512_madd52hi_epu64(r2[0], qk, m1);
-            let s1 = with_late_terms(early1, carry, qk, m0, m1);
-            let qk1 = _mm512_madd52lo_epu64(zero, s1, inv);
-            carry = _mm512_srli_epi64::<52>(_mm512_add_epi64(s1, mask));
-            st(&mut q[k + 1], qk1);
-            q_prev = qk1;
-        } else {
-            st(&mut out[k - L], _mm512_and_si512(s0, mask));
-            let s1 = _mm512_add_epi64(early1, _mm512_srli_epi64::<52>(s0));
-            st(&mut out[k + 1 - L], _mm512_and_si512(s1, mask));
-            carry = _mm512_srli_epi64::<52>(s1);
-        }
-        (x0, x1, x2) = (x2, [zero; 4], [zero; 2]);
-        (r0, r1, r2) = (r2, [zero; 4], [zero; 2]);
-    }
-}
-
 /// The fixed-size body of [`fermat_base_two_lanes`]: returns the lanes with
 /// 2^(m_k - 1) = 1 (mod m_k).
 ///
@@ -297,7 +133,7 @@ fn sqr_column_pairs<const L: usize, const P: usize>(out: &mut [[u64; LANES]; P],
 /// modulus odd with 2^(bits-2) < m_k < 2^bits, 3 <= bits <= 52 L - 4 (so R >= 16 m_k).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512ifma")]
-unsafe fn fermat_fixed<const L: usize, const P: usize>(m: &[[u64; LANES]], m0inv: &[u64; LANES], bits: usize) -> u8 {
+unsafe fn fermat_fixed<const L: usize>(m: &[[u64; LANES]], m0inv: &[u64; LANES], bits: usize) -> u8 {
     assert!(m.len() == L && bits + 4 <= 52 * L);
     let m: &[[u64; LANES]; L] = m.try_into().expect("L limbs");
     // SAFETY: each pointer addresses a whole [u64; 8] (64 bytes); unaligned access is fine.
@@ -317,18 +153,15 @@ unsafe fn fermat_fixed<const L: usize, const P: usize>(m: &[[u64; LANES]], m0inv
     }
     // SAFETY: as for `ld`, a store into a borrowed [u64; 8].
     let st = |p: &mut [u64; LANES], v: __m512i| unsafe { _mm512_storeu_si512(p.as_mut_ptr() as *mut _, v) };
-    // Digit L of acc, sq and mp stays zero: the column-pair squaring reads it.
-    let mut acc = [[0u64; LANES]; P];
-    let mut sq = [[0u64; LANES]; P];
-    let mut mp = [[0u64; LANES]; P];
-    mp[..L].copy_from_slice(m);
+    let mut acc = [[0u64; LANES]; L];
+    let mut sq = [[0u64; LANES]; L];
     for j in 0..L {
         st(&mut acc[j], one[j]);
     }
     let mask = _mm512_set1_epi64(MASK52 as i64);
     for i in (0..bits).rev() {
-        // acc < 4m gives sq < 2m (R >= 16m: see `sqr_column_pairs`).
-        sqr_column_pairs::<L, P>(&mut sq, &acc, &mp, inv);
+        // acc < 4m gives sq < 2m (R >= 16m: see `ifma_columns`).
+        amm_column_pairs::<L, true>(&mut sq, &acc, &acc, m, inv);
         // Bit i of m - 1 (= bit i of m except bit 0, which is 0 in m - 1).
         let e = if i == 0 { zero } else { mv[i / 52] };
         let take = _mm512_test_epi64_mask(e, _mm512_set1_epi64(1i64 << (i % 52)));

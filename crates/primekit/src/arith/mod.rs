@@ -5,6 +5,8 @@
 //! with the same contract that is built and tested on every platform.
 
 pub mod ifma;
+#[cfg(target_arch = "x86_64")]
+mod ifma_columns;
 pub mod ifma_fermat;
 pub mod ifma_residues;
 pub mod limbs;
