@@ -58,7 +58,10 @@ pub fn sieve_primes(bits: u32, safe: bool) -> usize {
             // from 400k to 800k (35.5 ms vs 37 at 200k); measured flat too (`bench gen
             // --safe --count 300 --sieve-primes`: 40.1 / 40.6 / 42.1 / 42.1 ms at 200k /
             // 400k / 600k / 1.2M, standard error ~2.4 ms, loaded machine). 290k keeps
-            // to the 2^22 list: more would build the 16 MB 2^26 list (~0.2 s per process).
+            // to the 2^22 list: more would build the 16 MB 2^26 list (~50 ms per process,
+            // `examples/prime_list_speed`). Re-measured with the column-pair Fermat kernel
+            // (25 us per 1024-bit lane): 32.7 / 27.8 / 27.7 / 27.5 / 30.0 ms at 60k / 120k
+            // / 200k / 290k / 600k (`--count 300`), still flat around 290k.
             769..=1280 => 290_000,
             // Larger sizes: the modelled optimum (2 F / (c ln B)) exceeds the whole 2^26
             // list; at 1536 bits 3.95M vs 400k measured 214-279 vs 301 ms (count 32).
