@@ -45,6 +45,13 @@ pub struct Lanes {
     limbs: Vec<[u64; LANES]>,
 }
 
+/// A value prepared for the constant-time lane comparison [`Ifma8::eq_lanes_ct`].
+#[derive(Clone, Debug)]
+pub struct LaneTarget {
+    t: Vec<u64>,
+    tm: Vec<u64>,
+}
+
 /// Precomputation for one odd modulus m (public).
 #[derive(Clone, Debug)]
 pub struct Ifma8 {
@@ -117,6 +124,13 @@ impl Ifma8 {
         self.mul(&lanes, &self.r2)
     }
 
+    /// Lane-wise Montgomery square (values < 2m in, < 2m out).
+    pub fn sqr(&self, a: &Lanes) -> Lanes {
+        let mut out = Lanes { limbs: vec![[0; LANES]; self.l] };
+        self.product::<true>(&mut out.limbs, &a.limbs, &a.limbs);
+        out
+    }
+
     /// Lane-wise Montgomery product (values < 2m in, < 2m out).
     pub fn mul(&self, a: &Lanes, b: &Lanes) -> Lanes {
         let mut out = Lanes { limbs: vec![[0; LANES]; self.l] };
@@ -179,12 +193,108 @@ impl Ifma8 {
         (r, mr)
     }
 
+    /// Lane-wise `base^e` (Montgomery form in and out) over exactly `exp_bits` bits of `e`
+    /// (higher bits must be zero), in constant time for a secret exponent and secret
+    /// lanes: fixed 4-bit windows from the top, four squarings and one product per
+    /// window, the multiplier picked from the 16-entry table by reading every entry under
+    /// masks ([`select_ct`]). Operations and memory accesses depend only on l and
+    /// `exp_bits`.
+    pub fn pow_ct(&self, base: &Lanes, e: &[u64], exp_bits: usize) -> Lanes {
+        const W: usize = 4;
+        let l = self.l;
+        let one: Vec<[u64; LANES]> = self.one.as_chunks::<LANES>().0.to_vec();
+        let mut table: Vec<Vec<[u64; LANES]>> = vec![one.clone(), base.limbs.clone()];
+        for i in 2..1 << W {
+            let mut next = vec![[0; LANES]; l];
+            self.product::<false>(&mut next, &table[i - 1], &base.limbs);
+            table.push(next);
+        }
+        let mut acc = one;
+        let mut tmp = vec![[0u64; LANES]; l];
+        let mut pick = vec![[0u64; LANES]; l];
+        let windows = exp_bits.div_ceil(W);
+        for w in (0..windows).rev() {
+            if w + 1 < windows {
+                for _ in 0..W {
+                    self.product::<true>(&mut tmp, &acc, &acc);
+                    std::mem::swap(&mut acc, &mut tmp);
+                }
+            }
+            let mut idx = 0u64;
+            for b in 0..W {
+                let bit = W * w + b;
+                idx |= (e.get(bit / 64).copied().unwrap_or(0) >> (bit % 64) & 1) << b;
+            }
+            // SAFETY: an Ifma8 exists only when the CPU has AVX-512F (and IFMA); every
+            // table entry has l digits.
+            unsafe { select_ct(&mut pick, &table, idx) };
+            self.product::<false>(&mut tmp, &acc, &pick);
+            std::mem::swap(&mut acc, &mut tmp);
+        }
+        Lanes { limbs: acc }
+    }
+
+    /// `target` (< m) prepared for [`Self::eq_lanes_ct`]: its digits and those of
+    /// target + m, the two values a lane (< 2m) congruent to it can hold.
+    pub fn lane_target(&self, target: &BigUint) -> LaneTarget {
+        LaneTarget { t: to_radix52(target, self.l), tm: to_radix52(&(target + &self.m), self.l) }
+    }
+
+    /// Lanes (bit k for lane k) whose value (< 2m) is congruent to `target` modulo m, in
+    /// constant time: compared digit by digit with both forms, with no early exit.
+    pub fn eq_lanes_ct(&self, x: &Lanes, target: &LaneTarget) -> u8 {
+        let (t, tm) = (&target.t, &target.tm);
+        let (mut d0, mut d1) = ([0u64; LANES], [0u64; LANES]);
+        for (j, limb) in x.limbs.iter().enumerate() {
+            for k in 0..LANES {
+                d0[k] |= limb[k] ^ t[j];
+                d1[k] |= limb[k] ^ tm[j];
+            }
+        }
+        let mut mask = 0u8;
+        for k in 0..LANES {
+            // (d | -d) has its top bit set exactly when d != 0.
+            let zero = |d: u64| (((d | d.wrapping_neg()) >> 63) ^ 1) as u8;
+            mask |= core::hint::black_box(zero(d0[k]) | zero(d1[k])) << k;
+        }
+        mask
+    }
+
     /// Lane-wise `base^e` (Montgomery form in and out) by the crate's one sliding-window
     /// routine ([`super::modexp`]); variable time in the public exponent.
     pub fn pow_vartime(&self, base: &Lanes, e: &[u64]) -> Lanes {
         let flat = super::modexp::pow_vartime_in(&mut { self }, base.limbs.as_flattened(), e);
         Lanes { limbs: flat.as_chunks::<LANES>().0.to_vec() }
     }
+}
+
+/// `out = table[idx]` reading every entry: entry i is masked in when i == idx, so the
+/// accesses do not depend on the (secret) index. Digit by digit, the entries' digits
+/// are OR-ed in a register and stored once.
+///
+/// # Safety
+/// The CPU must support AVX-512F (every [`Ifma8`] caller has it); every entry has
+/// `out.len()` digits.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn select_ct(out: &mut [[u64; LANES]], table: &[Vec<[u64; LANES]>], idx: u64) {
+    // All ones when i == idx: (i ^ idx) - 1 borrows out of bit 63 only for 0.
+    let masks: Vec<__m512i> = (0..table.len()).map(|i| _mm512_set1_epi64(core::hint::black_box((((i as u64) ^ idx).wrapping_sub(1) >> 63).wrapping_neg()) as i64)).collect();
+    for (j, o) in out.iter_mut().enumerate() {
+        let mut v = _mm512_setzero_si512();
+        for (entry, &m) in table.iter().zip(&masks) {
+            // SAFETY: entry[j] is a whole [u64; 8] (every entry has out.len() digits).
+            let e = unsafe { _mm512_loadu_si512(entry[j].as_ptr().cast()) };
+            v = _mm512_or_si512(v, _mm512_and_si512(e, m));
+        }
+        // SAFETY: o is a whole [u64; 8].
+        unsafe { _mm512_storeu_si512(o.as_mut_ptr().cast(), v) };
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+unsafe fn select_ct(_: &mut [[u64; LANES]], _: &[Vec<[u64; LANES]>], _: u64) {
+    unreachable!("Ifma8::new returns None off x86_64")
 }
 
 /// Eight lanes as one element of `8 l` words, so the window routine is shared.
@@ -260,6 +370,34 @@ mod tests {
     use super::*;
     use num_bigint::RandBigInt;
     use rand::SeedableRng;
+
+    #[test]
+    fn pow_ct_matches_modpow_per_lane() {
+        if !has_ifma() {
+            return;
+        }
+        let mut rng = rand::rngs::StdRng::seed_from_u64(6);
+        for bits in [200u64, 1024, 2048, 3072] {
+            let mut m = rng.gen_biguint(bits) | BigUint::one();
+            m.set_bit(bits - 1, true);
+            let ctx = Ifma8::new(&m).unwrap();
+            let xs: Vec<BigUint> = (0..LANES).map(|k| if k == 0 { &m - 1u8 } else { rng.gen_biguint_below(&m) }).collect();
+            // Exponent lengths not a multiple of the window, and all ones.
+            for e in [rng.gen_biguint(bits - 3), (BigUint::one() << (bits - 1)) - 1u8] {
+                let exp_bits = bits as usize;
+                let got = ctx.lanes_reduced(&ctx.pow_ct(&ctx.to_mont(&xs), &e.to_u64_digits(), exp_bits));
+                let r = BigUint::one() << (52 * ctx.l);
+                for k in 0..LANES {
+                    assert_eq!(got[k], xs[k].modpow(&e, &m) * &r % &m, "bits={bits} lane={k}");
+                }
+            }
+            // Lane comparison: lanes equal to 1 (in Montgomery form) or not.
+            let (one, minus_one) = ctx.one_and_minus_one();
+            let x = ctx.to_mont(&[BigUint::one(), &m - 1u8, BigUint::from(2u8)]);
+            assert_eq!(ctx.eq_lanes_ct(&x, &ctx.lane_target(&one)), 0b1111_1001, "missing lanes hold 1");
+            assert_eq!(ctx.eq_lanes_ct(&x, &ctx.lane_target(&minus_one)), 0b10);
+        }
+    }
 
     #[test]
     fn pow_matches_modpow_per_lane() {

@@ -91,17 +91,14 @@ pub fn fermat_base_two_scalar_ct(n: &BigUint) -> Result<bool, Error> {
     Ok(fermat_base_two_ct(&ctx, &nm1))
 }
 
-/// `rounds` Miller-Rabin rounds with random bases ([`MillerRabin::passes_ct`]), the
-/// acceptance step after a base-2 Fermat pass. `n` odd, n >= 5.
+/// `rounds` Miller-Rabin rounds with random bases, the acceptance step after a base-2
+/// Fermat pass. `n` odd, n >= 5. The bases are drawn first and the rounds run together
+/// ([`MillerRabin::passes_all_ct`]: eight per constant-time IFMA exponentiation), which
+/// at 1024 bits costs about one and a half single rounds instead of six.
 pub fn random_base_rounds_ct(n: &BigUint, rounds: u32, rng: &mut impl CryptoRngCore) -> Result<Verdict, Error> {
     let mr = MillerRabin::new(n)?;
-    for _ in 0..rounds {
-        let a = mr.random_base(rng)?;
-        if !mr.passes_ct(&a) {
-            return Ok(Verdict::Composite);
-        }
-    }
-    Ok(Verdict::ProbablePrime)
+    let bases = (0..rounds).map(|_| mr.random_base(rng)).collect::<Result<Vec<_>, _>>()?;
+    Ok(if mr.passes_all_ct(&bases) { Verdict::ProbablePrime } else { Verdict::Composite })
 }
 
 /// Outcome of the full test of a candidate.

@@ -20,6 +20,12 @@ use rand_core::CryptoRngCore;
 /// a 1024-bit exponentiation).
 pub const CT_SQUARINGS: usize = 63;
 
+/// Fewest constant-time rounds worth one 8-lane exponentiation: it costs about 2.6
+/// single rounds at 1024 bits and 4.3 at 2048 (`examples/mr_rounds_speed`, 6 rounds one
+/// at a time vs in the lanes: 930 vs 396 us at 1024 bits, 3461 vs 2457 us at 2048), and
+/// the generators' t is 6-7 at 1024 bits, 4-5 at 1536 and 3-4 at 2048.
+pub const LANES_MIN_ROUNDS_CT: usize = 5;
+
 /// Precomputation for Miller-Rabin rounds modulo one odd n >= 5.
 #[derive(Clone, Debug)]
 pub struct MillerRabin {
@@ -160,6 +166,37 @@ impl MillerRabin {
         pass != 0
     }
 
+    /// True if n passes every base in `bases` (each as [`Self::passes_ct`]), in constant
+    /// time for a secret n: with AVX-512 IFMA eight bases share each instruction of one
+    /// constant-time exponentiation ([`Ifma8::pow_ct`], all limbs of n), then the same
+    /// fixed [`CT_SQUARINGS`] squarings with lanes past s - 1 masked out; lane results
+    /// are combined without branches, and only the final boolean is revealed. Without
+    /// IFMA, for n below four limbs, or for fewer than [`LANES_MIN_ROUNDS_CT`] bases, one
+    /// base at a time with [`Self::passes_ct`].
+    pub fn passes_all_ct(&self, bases: &[Vec<Limb>]) -> bool {
+        let lanes = if bases.len() >= LANES_MIN_ROUNDS_CT { self.lanes.get_or_init(|| if self.ctx.len() >= 4 { Ifma8::new(&self.modulus()) } else { None }).as_ref() } else { None };
+        let Some(c) = lanes else {
+            return bases.iter().fold(true, |all, a| all & self.passes_ct(a));
+        };
+        let (one, minus_one) = c.one_and_minus_one();
+        let (one, minus_one) = (c.lane_target(&one), c.lane_target(&minus_one));
+        let mut all = true;
+        for batch in bases.chunks(LANES) {
+            let xs: Vec<BigUint> = batch.iter().map(|a| from_limbs(a)).collect();
+            let mut x = c.pow_ct(&c.to_mont(&xs), &self.d, self.d_bits_public());
+            let mut pass = c.eq_lanes_ct(&x, &one) | c.eq_lanes_ct(&x, &minus_one);
+            for j in 1..=CT_SQUARINGS {
+                x = c.sqr(&x);
+                // All lanes while j < s (a real step of the round), none after.
+                let live = core::hint::black_box(((j as u64).wrapping_sub(self.s as u64) >> 63).wrapping_neg()) as u8;
+                pass |= c.eq_lanes_ct(&x, &minus_one) & live;
+            }
+            let used = if batch.len() == LANES { 0xff } else { (1u8 << batch.len()) - 1 };
+            all &= pass & used == used;
+        }
+        all
+    }
+
     /// Exponent length processed by `passes_ct`: all limbs of n (public, unlike the
     /// length of d, which depends on the secret s).
     fn d_bits_public(&self) -> usize {
@@ -274,5 +311,74 @@ mod batch_tests {
                 assert_eq!(mr.passes_all_vartime(&bases), want, "n bits {} count {count}", n.bits());
             }
         }
+    }
+
+    /// n = (2x + 1)(4x + 1) with x odd and both factors prime: exactly a quarter of the
+    /// bases are strong liars (Monier), so random bases give both verdicts.
+    fn quarter_liar_composite(rng: &mut impl rand_core::RngCore, bits: u64) -> BigUint {
+        use num_traits::One;
+        let probable = |p: &BigUint| BigUint::from(2u8).modpow(&(p - 1u8), p).is_one() && BigUint::from(3u8).modpow(&(p - 1u8), p).is_one();
+        loop {
+            let mut bytes = vec![0u8; bits as usize / 8];
+            rng.fill_bytes(&mut bytes);
+            let x = BigUint::from_bytes_le(&bytes) | BigUint::one() | (BigUint::one() << (bits - 1));
+            let (p, q) = (&x * 2u8 + 1u8, &x * 4u8 + 1u8);
+            if probable(&p) && probable(&q) {
+                return p * q;
+            }
+        }
+    }
+
+    #[test]
+    fn ct_batch_agrees_with_single_rounds() {
+        use rand_core::RngCore;
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(10);
+        let liars = quarter_liar_composite(&mut rng, 140);
+        // Mersenne primes have s = 1, so a prime k 2^40 + 1 (s = 40) exercises the
+        // squarings after a^d: most bases reach -1 there, not at a^d.
+        let high_s = {
+            use num_traits::One;
+            let mut k = BigUint::from(rng.next_u64()) << 200u32 | BigUint::one();
+            loop {
+                let n = (&k << 40u32) + 1u8;
+                if [2u8, 3, 5].iter().all(|&b| BigUint::from(b).modpow(&(&n - 1u8), &n).is_one()) {
+                    break n;
+                }
+                k += 2u8;
+            }
+        };
+        let primes = [(BigUint::from(1u8) << 521u32) - 1u8, (BigUint::from(1u8) << 1279u32) - 1u8, high_s];
+        let mut n_liars = 0;
+        for n in std::iter::once(&liars).chain(&primes) {
+            let mr = MillerRabin::new(n).unwrap();
+            let bases: Vec<_> = (0..64).map(|_| mr.random_base(&mut rng).unwrap()).collect();
+            let single: Vec<bool> = bases.iter().map(|a| mr.passes_ct(a)).collect();
+            for (a, &want) in bases.iter().zip(&single) {
+                assert_eq!(mr.passes_vartime(a), want, "vartime vs ct, n bits {}", n.bits());
+                assert_eq!(mr.passes_all_ct(std::slice::from_ref(a)), want, "lanes vs ct, n bits {}", n.bits());
+            }
+            // Batches of several sizes, starting at different offsets: the verdict is
+            // the AND of the single rounds.
+            for (start, count) in [(0usize, 8usize), (3, 5), (8, 9), (0, 40), (rng.next_u32() as usize % 30, 3)] {
+                let batch = &bases[start..start + count];
+                assert_eq!(mr.passes_all_ct(batch), single[start..start + count].iter().all(|&p| p), "n bits {} batch {start}+{count}", n.bits());
+            }
+            if n == &liars {
+                // Eight liars pass together in the lanes; one witness among them (in
+                // any lane) makes the batch fail.
+                let lying: Vec<_> = bases.iter().zip(&single).filter(|(_, &p)| p).map(|(a, _)| a.clone()).collect();
+                let witness = bases.iter().zip(&single).find(|(_, &p)| !p).map(|(a, _)| a.clone()).unwrap();
+                n_liars = lying.len();
+                assert!(n_liars >= LANES, "{n_liars} liars of 64");
+                assert!(mr.passes_all_ct(&lying[..LANES]), "eight liars");
+                for lane in 0..LANES {
+                    let mut batch = lying[..LANES].to_vec();
+                    batch[lane] = witness.clone();
+                    assert!(!mr.passes_all_ct(&batch), "witness in lane {lane}");
+                }
+            }
+        }
+        // Both verdicts occurred on the composite (about 16 of 64 expected to lie).
+        assert!((LANES..=40).contains(&n_liars), "{n_liars} liars of 64");
     }
 }
