@@ -1,6 +1,7 @@
-//! Several cores: one prime searched by `jobs` independent searches (the first winner
-//! is returned, the others stop at their next candidate), and many primes spread over
-//! `jobs` threads. Each thread has its own ChaCha20 generator seeded from the caller's.
+//! Several cores: one prime searched by `jobs` independent searches (the first to reach
+//! its random-base rounds claims the race and the others stop at their next batch; see
+//! `search::Race`), and many primes spread over `jobs` threads. Each thread has its own
+//! ChaCha20 generator seeded from the caller's.
 
 use super::options::Plan;
 use super::search::search;
