@@ -15,7 +15,13 @@
 //! - every accumulator receives at most 4l terms < 2^52 plus carries < 2^12, so it stays
 //!   below 2^64 for l < 1024 (sizes up to ~53,000 bits);
 //! - `out` must not alias the inputs. Timing depends only on l (no data-dependent
-//!   branch or index), though the exponentiation above it is variable time.
+//!   branch or index).
+//!
+//! At the fixed sizes the products run on the column-pair kernel of
+//! `ifma_columns` (same contract). Above them: [`Ifma8::pow_vartime`] is
+//! variable time in its public exponent (is_prime's rounds); [`Ifma8::pow_ct`] and
+//! [`Ifma8::eq_lanes_ct`] are constant time in the exponent and the lanes (prime
+//! generation's rounds on a secret candidate).
 
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
@@ -143,7 +149,7 @@ impl Ifma8 {
     }
 
     /// `out = a b R^{-1}` (or `a^2 R^{-1}` when `SQUARE`, `b` ignored): the column-pair
-    /// kernel of [`super::ifma_columns`] at the fixed sizes, the generic [`amm`] otherwise.
+    /// kernel of `ifma_columns` at the fixed sizes, the generic [`amm`] otherwise.
     fn product<const SQUARE: bool>(&self, out: &mut [[u64; LANES]], a: &[[u64; LANES]], b: &[[u64; LANES]]) {
         assert!(out.len() == self.l && a.len() == self.l && b.len() == self.l);
         let inv = [self.m0inv; LANES];
@@ -197,7 +203,7 @@ impl Ifma8 {
     /// (higher bits must be zero), in constant time for a secret exponent and secret
     /// lanes: fixed 4-bit windows from the top, four squarings and one product per
     /// window, the multiplier picked from the 16-entry table by reading every entry under
-    /// masks ([`select_ct`]). Operations and memory accesses depend only on l and
+    /// masks (`select_ct`). Operations and memory accesses depend only on l and
     /// `exp_bits`.
     pub fn pow_ct(&self, base: &Lanes, e: &[u64], exp_bits: usize) -> Lanes {
         const W: usize = 4;
@@ -314,7 +320,7 @@ impl super::modexp::Domain for &Ifma8 {
     }
 }
 
-/// Sizes (in 52-bit limbs) with a fixed-size kernel ([`super::ifma_columns`]): 512,
+/// Sizes (in 52-bit limbs) with a fixed-size kernel (`ifma_columns`): 512,
 /// 1024, 1536, 2048, 3072, 4096 bits plus the guard bits.
 pub(super) const FIXED_SIZES: [usize; 6] = [10, 20, 30, 40, 60, 80];
 

@@ -4,7 +4,7 @@
 //! Why: in prime generation the base-2 Fermat test of each sieve survivor dominates the
 //! cost (issue 6, "several candidates in flight"); survivors of one search have the same
 //! bit length, so eight of them can share every instruction of the radix-2^52 almost
-//! Montgomery squaring of [`super::ifma_columns`], with a per-lane modulus and per-lane
+//! Montgomery squaring of `ifma_columns`, with a per-lane modulus and per-lane
 //! -m^{-1} mod 2^52.
 //!
 //! Method per lane (left-to-right square-and-double, as the scalar `pow2_ct`): acc starts

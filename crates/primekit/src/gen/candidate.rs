@@ -11,7 +11,7 @@ use crate::Error;
 use num_bigint::BigUint;
 use rand_core::CryptoRngCore;
 
-/// Fermat test to base 2: 2^(n-1) = 1 (mod n), for odd n >= 3, with [`pow_ct`] over all
+/// Fermat test to base 2: 2^(n-1) = 1 (mod n), for odd n >= 3, with [`pow2_ct`] over all
 /// limbs of n. A failure proves n composite; for a safe-prime candidate p = 2q + 1 with q
 /// prime and 3 not dividing p, a pass proves p prime (Pocklington, since q > sqrt(p):
 /// 2^(p-1) = 1 and gcd(2^((p-1)/q) - 1, p) = gcd(3, p) = 1).
