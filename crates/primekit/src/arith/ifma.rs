@@ -201,43 +201,11 @@ impl Ifma8 {
 
     /// Lane-wise `base^e` (Montgomery form in and out) over exactly `exp_bits` bits of `e`
     /// (higher bits must be zero), in constant time for a secret exponent and secret
-    /// lanes: fixed 4-bit windows from the top, four squarings and one product per
-    /// window, the multiplier picked from the 16-entry table by reading every entry under
-    /// masks (`select_ct`). Operations and memory accesses depend only on l and
-    /// `exp_bits`.
+    /// lanes, by the crate's one fixed-window routine ([`super::modexp`]); its table
+    /// lookup reads every entry under masks, here a whole vector at a time.
     pub fn pow_ct(&self, base: &Lanes, e: &[u64], exp_bits: usize) -> Lanes {
-        const W: usize = 4;
-        let l = self.l;
-        let one: Vec<[u64; LANES]> = self.one.as_chunks::<LANES>().0.to_vec();
-        let mut table: Vec<Vec<[u64; LANES]>> = vec![one.clone(), base.limbs.clone()];
-        for i in 2..1 << W {
-            let mut next = vec![[0; LANES]; l];
-            self.product::<false>(&mut next, &table[i - 1], &base.limbs);
-            table.push(next);
-        }
-        let mut acc = one;
-        let mut tmp = vec![[0u64; LANES]; l];
-        let mut pick = vec![[0u64; LANES]; l];
-        let windows = exp_bits.div_ceil(W);
-        for w in (0..windows).rev() {
-            if w + 1 < windows {
-                for _ in 0..W {
-                    self.product::<true>(&mut tmp, &acc, &acc);
-                    std::mem::swap(&mut acc, &mut tmp);
-                }
-            }
-            let mut idx = 0u64;
-            for b in 0..W {
-                let bit = W * w + b;
-                idx |= (e.get(bit / 64).copied().unwrap_or(0) >> (bit % 64) & 1) << b;
-            }
-            // SAFETY: an Ifma8 exists only when the CPU has AVX-512F (and IFMA); every
-            // table entry has l digits.
-            unsafe { select_ct(&mut pick, &table, idx) };
-            self.product::<false>(&mut tmp, &acc, &pick);
-            std::mem::swap(&mut acc, &mut tmp);
-        }
-        Lanes { limbs: acc }
+        let flat = super::modexp::pow_ct_in(&mut { self }, base.limbs.as_flattened(), e, exp_bits);
+        Lanes { limbs: flat.as_chunks::<LANES>().0.to_vec() }
     }
 
     /// `target` (< m) prepared for [`Self::eq_lanes_ct`]: its digits and those of
@@ -274,33 +242,31 @@ impl Ifma8 {
     }
 }
 
-/// `out = table[idx]` reading every entry: entry i is masked in when i == idx, so the
-/// accesses do not depend on the (secret) index. Digit by digit, the entries' digits
-/// are OR-ed in a register and stored once.
+/// `out = table[idx]` for entries of `out.len()` words, reading every entry: entry i is
+/// masked in when i == idx, so the accesses do not depend on the (secret) index. Vector
+/// by vector, the entries' vectors are OR-ed in a register and stored once (the
+/// entry-by-entry loop of the scalar lookup cost as much as the products here).
 ///
 /// # Safety
-/// The CPU must support AVX-512F (every [`Ifma8`] caller has it); every entry has
-/// `out.len()` digits.
+/// The CPU must support AVX-512F (every [`Ifma8`] caller has it); `out.len()` is a
+/// multiple of 8 and `table.len()` a multiple of `out.len()`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-unsafe fn select_ct(out: &mut [[u64; LANES]], table: &[Vec<[u64; LANES]>], idx: u64) {
+unsafe fn select_ct(out: &mut [u64], table: &[u64], idx: usize) {
+    let w = out.len();
+    assert!(w.is_multiple_of(LANES) && table.len().is_multiple_of(w));
     // All ones when i == idx: (i ^ idx) - 1 borrows out of bit 63 only for 0.
-    let masks: Vec<__m512i> = (0..table.len()).map(|i| _mm512_set1_epi64(core::hint::black_box((((i as u64) ^ idx).wrapping_sub(1) >> 63).wrapping_neg()) as i64)).collect();
-    for (j, o) in out.iter_mut().enumerate() {
+    let masks: Vec<__m512i> = (0..table.len() / w).map(|i| _mm512_set1_epi64(core::hint::black_box(((i ^ idx) as u64).wrapping_sub(1) >> 63).wrapping_neg() as i64)).collect();
+    for (j, o) in out.chunks_exact_mut(LANES).enumerate() {
         let mut v = _mm512_setzero_si512();
-        for (entry, &m) in table.iter().zip(&masks) {
-            // SAFETY: entry[j] is a whole [u64; 8] (every entry has out.len() digits).
-            let e = unsafe { _mm512_loadu_si512(entry[j].as_ptr().cast()) };
+        for (i, &m) in masks.iter().enumerate() {
+            // SAFETY: i * w + 8 j + 8 <= table.len() (checked above).
+            let e = unsafe { _mm512_loadu_si512(table.as_ptr().add(i * w + LANES * j).cast()) };
             v = _mm512_or_si512(v, _mm512_and_si512(e, m));
         }
-        // SAFETY: o is a whole [u64; 8].
+        // SAFETY: o holds 8 words.
         unsafe { _mm512_storeu_si512(o.as_mut_ptr().cast(), v) };
     }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-unsafe fn select_ct(_: &mut [[u64; LANES]], _: &[Vec<[u64; LANES]>], _: u64) {
-    unreachable!("Ifma8::new returns None off x86_64")
 }
 
 /// Eight lanes as one element of `8 l` words, so the window routine is shared.
@@ -317,6 +283,12 @@ impl super::modexp::Domain for &Ifma8 {
     fn sqr(&mut self, out: &mut [u64], a: &[u64]) {
         let a = a.as_chunks::<LANES>().0;
         self.product::<true>(out.as_chunks_mut::<LANES>().0, a, a)
+    }
+    #[cfg(target_arch = "x86_64")]
+    fn lookup_ct(&self, out: &mut [u64], table: &[u64], idx: usize) {
+        // SAFETY: an Ifma8 exists only when the CPU has AVX-512F (and IFMA); elements
+        // are 8 l words and the table holds whole elements.
+        unsafe { select_ct(out, table, idx) }
     }
 }
 

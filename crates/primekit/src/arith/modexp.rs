@@ -30,6 +30,11 @@ pub(crate) trait Domain {
     fn one(&self) -> &[Limb];
     fn mul(&mut self, out: &mut [Limb], a: &[Limb], b: &[Limb]);
     fn sqr(&mut self, out: &mut [Limb], a: &[Limb]);
+    /// `out = table[idx]` (entries of `width()` words) reading every entry, for the
+    /// constant-time exponentiation; a domain may override it with wider loads.
+    fn lookup_ct(&self, out: &mut [Limb], table: &[Limb], idx: usize) {
+        lookup_ct(out, table, idx, self.width())
+    }
 }
 
 /// The context's own kernels, with their scratch.
@@ -162,7 +167,7 @@ pub fn pow_ct(ctx: &MontContext, base: &[Limb], exp: &[Limb], exp_bits: usize) -
     in_domain(ctx, base, |d, b| pow_ct_in(d, b, exp, exp_bits))
 }
 
-fn pow_ct_in(d: &mut dyn Domain, base: &[Limb], exp: &[Limb], exp_bits: usize) -> Vec<Limb> {
+pub(crate) fn pow_ct_in(d: &mut dyn Domain, base: &[Limb], exp: &[Limb], exp_bits: usize) -> Vec<Limb> {
     let n = d.width();
     let size = 1usize << CT_WINDOW;
     // table[k] = base^k, k = 0..32, then acc, tmp and the looked-up entry.
@@ -187,7 +192,7 @@ fn pow_ct_in(d: &mut dyn Domain, base: &[Limb], exp: &[Limb], exp_bits: usize) -
         for k in (0..CT_WINDOW).rev() {
             idx = (idx << 1) | bit(exp, win * CT_WINDOW + k) as usize;
         }
-        lookup_ct(entry, table, idx, n);
+        d.lookup_ct(entry, table, idx);
         d.mul(tmp, acc, entry);
         std::mem::swap(&mut acc, &mut tmp);
     }

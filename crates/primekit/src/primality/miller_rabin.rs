@@ -20,9 +20,9 @@ use rand_core::CryptoRngCore;
 /// a 1024-bit exponentiation).
 pub const CT_SQUARINGS: usize = 63;
 
-/// Fewest constant-time rounds worth one 8-lane exponentiation: it costs about 2.6
-/// single rounds at 1024 bits and 4.3 at 2048 (`examples/mr_rounds_speed`, 6 rounds one
-/// at a time vs in the lanes: 930 vs 396 us at 1024 bits, 3461 vs 2457 us at 2048), and
+/// Fewest constant-time rounds worth one 8-lane exponentiation: it costs about 2.3
+/// single rounds at 1024 bits and 4.1 at 2048 (`examples/mr_rounds_speed`, 6 rounds one
+/// at a time vs in the lanes: 923 vs 346 us at 1024 bits, 3325 vs 2273 us at 2048), and
 /// the generators' t is 6-7 at 1024 bits, 4-5 at 1536 and 3-4 at 2048.
 pub const LANES_MIN_ROUNDS_CT: usize = 5;
 
