@@ -8,30 +8,41 @@ use std::time::Instant;
 /// Milliseconds of CPU time consumed by this thread so far (wall clock if the platform
 /// has no per-thread CPU clock).
 pub fn thread_cpu_ms() -> f64 {
-    #[cfg(unix)]
-    {
-        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-        // SAFETY: `ts` is a valid, writable timespec for the duration of the call.
-        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0 {
-            return ts.tv_sec as f64 * 1e3 + ts.tv_nsec as f64 * 1e-6;
-        }
-    }
-    use std::sync::OnceLock;
-    static START: OnceLock<Instant> = OnceLock::new();
-    START.get_or_init(Instant::now).elapsed().as_secs_f64() * 1e3
+    clock_ms(THREAD_CLOCK)
 }
 
 /// Milliseconds of CPU time consumed by the whole process (all threads) so far; wall
 /// clock if the platform has no process CPU clock.
 pub fn process_cpu_ms() -> f64 {
+    clock_ms(PROCESS_CLOCK)
+}
+
+#[cfg(unix)]
+type ClockId = libc::clockid_t;
+#[cfg(not(unix))]
+type ClockId = ();
+#[cfg(unix)]
+const THREAD_CLOCK: ClockId = libc::CLOCK_THREAD_CPUTIME_ID;
+#[cfg(unix)]
+const PROCESS_CLOCK: ClockId = libc::CLOCK_PROCESS_CPUTIME_ID;
+#[cfg(not(unix))]
+const THREAD_CLOCK: ClockId = ();
+#[cfg(not(unix))]
+const PROCESS_CLOCK: ClockId = ();
+
+/// Milliseconds on the CPU clock `id`, or on the wall clock since the first fallback
+/// call when that clock is unavailable.
+fn clock_ms(id: ClockId) -> f64 {
     #[cfg(unix)]
     {
         let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
         // SAFETY: `ts` is a valid, writable timespec for the duration of the call.
-        if unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) } == 0 {
+        if unsafe { libc::clock_gettime(id, &mut ts) } == 0 {
             return ts.tv_sec as f64 * 1e3 + ts.tv_nsec as f64 * 1e-6;
         }
     }
+    #[cfg(not(unix))]
+    let () = id;
     use std::sync::OnceLock;
     static START: OnceLock<Instant> = OnceLock::new();
     START.get_or_init(Instant::now).elapsed().as_secs_f64() * 1e3
