@@ -20,12 +20,13 @@ pub mod arith;
 mod error;
 pub mod keys;
 pub mod gen;
+pub mod hazmat;
 pub mod params;
 pub mod primality;
 pub mod research;
 pub mod sieve;
 
 pub use error::Error;
-pub use gen::{generate_prime, generate_prime_with, generate_safe_prime, next_prime, prev_prime, PrimeOptions};
-pub use primality::{is_prime, is_prime_with_rng, try_is_prime};
+pub use gen::{generate_prime, generate_prime_with, generate_primes, generate_safe_prime, next_prime, prev_prime, LowerBound, PrimeOptions, MAX_GEN_BITS};
+pub use primality::{is_prime, is_prime_with_rng, try_is_prime, MAX_INPUT_BITS};
 pub use num_bigint::BigUint;

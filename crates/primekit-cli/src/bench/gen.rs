@@ -116,7 +116,7 @@ pub fn run(a: Args) -> ExitCode {
     for &bits in &a.bits {
         let opts = PrimeOptions::new(bits).safe(a.safe).jobs(a.jobs);
         // Warm-up: builds the process-wide prime tables outside the timing.
-        primekit::research::gen_tuning::warm_up(bits, a.safe);
+        primekit::hazmat::gen::warm_up(bits, a.safe);
         let cands0 = candidates_tested();
         let timed = match time_calls(a.count, bits, a.safe, || primekit::generate_prime_with(&opts).map_err(|e| e.to_string())) {
             Ok(t) => t,
@@ -128,14 +128,14 @@ pub fn run(a: Args) -> ExitCode {
             json!({"op": "gen", "engine": "primekit", "bits": bits, "safe": a.safe, "count": a.count, "mean_ms": timed.mean_ms(),
                    "median_ms": timed.median_ms(), "stderr_ms": std_error(&timed.wall_ms), "cpu_mean_ms": timed.cpu_mean_ms(),
                    "jobs": a.jobs, "candidates_per_prime": cands,
-                   "sieve_primes": primekit::research::gen_tuning::default_sieve_primes(bits, a.safe)})
+                   "sieve_primes": primekit::hazmat::gen::default_sieve_primes(bits, a.safe)})
         );
         for &r in &a.sieve_primes {
             let o = PrimeOptions::new(bits).safe(a.safe);
             let c0 = candidates_tested();
             let start = Instant::now();
             for _ in 0..a.count {
-                match primekit::research::gen_tuning::generate_with_sieve_primes(&o, r) {
+                match primekit::hazmat::gen::generate_with_sieve_primes(&o, r) {
                     Ok(p) => {
                         if let Err(e) = check(&p, bits, a.safe) {
                             eprintln!("self-check failed: {e}");

@@ -30,6 +30,7 @@ pub(crate) mod parallel;
 pub mod residues;
 pub mod search;
 pub mod segment;
+pub mod tuning;
 mod small;
 
 pub use neighbor::{next_prime, prev_prime};

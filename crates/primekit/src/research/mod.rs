@@ -6,7 +6,7 @@ pub mod instrument;
 #[cfg(feature = "compare")]
 pub mod peers;
 
-pub mod gen_tuning;
+
 pub mod special_form;
 pub mod tests;
 pub mod pga;

@@ -1,8 +1,8 @@
-//! Research knob for measuring the generators' sieve size: the same search as
+//! Tuning knob for measuring the generators' sieve size: the same search as
 //! [`crate::generate_prime_with`] with a chosen number of sieve primes. The sieve only
 //! removes candidates, so the error bound is unchanged; only speed differs.
 
-use crate::gen::PrimeOptions;
+use super::PrimeOptions;
 use crate::Error;
 use num_bigint::BigUint;
 use rand_chacha::ChaCha20Rng;
@@ -10,7 +10,7 @@ use rand_core::{OsRng, SeedableRng};
 
 /// Upper limit of `sieve_primes` (all odd primes below 2^26).
 pub fn max_sieve_primes() -> usize {
-    crate::gen::residues::odd_primes_below_2_26().len()
+    super::residues::odd_primes_below_2_26().len()
 }
 
 /// One prime as `generate_prime_with(opts)` (single search), sieving with the first
@@ -22,18 +22,18 @@ pub fn generate_with_sieve_primes(opts: &PrimeOptions, sieve_primes: usize) -> R
     let mut plan = opts.plan()?;
     plan.sieve_primes = sieve_primes;
     let mut rng = ChaCha20Rng::from_rng(OsRng).map_err(|e| Error::Rng(e.to_string()))?;
-    crate::gen::parallel::one(&plan, &mut rng)
+    super::parallel::one(&plan, &mut rng)
 }
 
 /// The number of sieve primes the production generator uses at this size.
 pub fn default_sieve_primes(bits: u32, safe: bool) -> usize {
-    crate::gen::search::sieve_primes(bits, safe)
+    super::search::sieve_primes(bits, safe)
 }
 
 /// Builds the process-wide sieve-prime tables a `bits`-bit generation uses, so that a
 /// benchmark does not time their one-off construction.
 pub fn warm_up(bits: u32, safe: bool) {
-    let primes = crate::gen::residues::first_odd_primes(default_sieve_primes(bits, safe));
+    let primes = super::residues::first_odd_primes(default_sieve_primes(bits, safe));
     // Also the residue tables of that list (built on first use).
-    crate::gen::residues::residues(&[1], primes, &mut Vec::new());
+    super::residues::residues(&[1], primes, &mut Vec::new());
 }

@@ -1,0 +1,54 @@
+//! Expert tier: the pieces the knob-free API is built from, with their contracts.
+//!
+//! Nothing here is needed to test or generate primes safely; the crate root does that
+//! with one call. These items exist for benchmarks, research code, fuzzers and the
+//! constant-time checker. Each one states what it expects (input ranges, which values
+//! may be secret, what its timing reveals) in its own documentation; calling one outside
+//! its contract gives wrong answers, never undefined behaviour.
+//!
+//! - [`mont`]: Montgomery contexts, kernels and modular exponentiation.
+//! - [`limbs`]: little-endian 64-bit limb slices and word arithmetic on them.
+//! - [`primality`]: single Miller-Rabin rounds, the exact test below 2^64, Lucas ladders.
+//! - [`sieve`]: trial division, prime lists and the generators' segment sieve.
+//! - [`gen`]: generator pieces and tuning knobs (reproducible generation, sieve depth).
+//! - [`params`]: the error-bound arithmetic behind the generators' round counts.
+
+/// Montgomery contexts, kernels and modular exponentiation.
+pub mod mont {
+    pub use crate::arith::modexp::{modpow_vartime, pow_ct, pow_vartime};
+    pub use crate::arith::pow2::pow2_vartime;
+    pub use crate::arith::{ArithError, Kernel, MontContext, MAX_MODULUS_BITS};
+}
+
+/// Little-endian 64-bit limb slices and word arithmetic on them.
+pub mod limbs {
+    pub use crate::arith::limbs::{add_assign, bit, bit_len_vartime, from_limbs, lt_vartime, sub_into, to_limbs, Limb};
+    pub use crate::arith::word::{rem_limbs, rem_limbs_many};
+}
+
+/// Single Miller-Rabin rounds, the exact test below 2^64, Lucas ladders.
+pub mod primality {
+    pub use crate::primality::is_prime::{is_prime_with_rng, mr_rounds, trial_division_primes, MAX_INPUT_BITS};
+    pub use crate::primality::lucas::{selfridge_method_a, LucasLadder, NoParams, SearchOptions, Selfridge};
+    pub use crate::primality::{is_prime_u64, MillerRabin};
+}
+
+/// Trial division, prime lists and the generators' segment sieve.
+pub mod sieve {
+    pub use crate::gen::residues::{first_odd_primes, odd_primes_below_2_22, odd_primes_below_2_26};
+    pub use crate::gen::segment::{SegmentSieve, StepInverses};
+    pub use crate::sieve::small_primes::SMALL_ODD_PRIMES;
+    pub use crate::sieve::{odd_prime, trial_divide_vartime, TrialDivision, NUM_SMALL_ODD_PRIMES};
+}
+
+/// Generator pieces and tuning knobs.
+pub mod gen {
+    pub use crate::gen::candidate::fermat_base_two_scalar_ct;
+    pub use crate::gen::generate_prime_with_rng;
+    pub use crate::gen::tuning::{default_sieve_primes, generate_with_sieve_primes, max_sieve_primes, warm_up};
+}
+
+/// The error-bound arithmetic behind the generators' round counts.
+pub mod params {
+    pub use crate::params::*;
+}
