@@ -7,6 +7,7 @@
 //! its contract gives wrong answers, never undefined behaviour.
 //!
 //! - [`mont`]: Montgomery contexts, kernels and modular exponentiation.
+//! - [`lanes`]: batches of exponentiations (several bases, or several moduli, at once).
 //! - [`limbs`]: little-endian 64-bit limb slices and word arithmetic on them.
 //! - [`primality`]: single Miller-Rabin rounds, the exact test below 2^64, Lucas ladders.
 //! - [`sieve`]: trial division, prime lists and the generators' segment sieve.
@@ -15,9 +16,15 @@
 
 /// Montgomery contexts, kernels and modular exponentiation.
 pub mod mont {
-    pub use crate::arith::modexp::{modpow_vartime, pow_ct, pow_vartime};
-    pub use crate::arith::pow2::pow2_vartime;
+    pub use crate::arith::modexp::{modpow_in, modpow_vartime, pow_ct, pow_vartime};
+    pub use crate::arith::pow2::{pow2_ct, pow2_vartime};
     pub use crate::arith::{ArithError, Kernel, MontContext, MAX_MODULUS_BITS};
+}
+
+/// Batches of exponentiations sharing every instruction (the lane backends behind
+/// Miller-Rabin rounds and the generators' Fermat tests), whatever the CPU.
+pub mod lanes {
+    pub use crate::arith::lanes::{lane_mask, FermatBatch, LaneTarget, LaneValues, SharedModulus, Timing, MAX_LANES};
 }
 
 /// Little-endian 64-bit limb slices and word arithmetic on them.
@@ -35,8 +42,10 @@ pub mod primality {
 
 /// Trial division, prime lists and the generators' segment sieve.
 pub mod sieve {
-    pub use crate::gen::residues::{first_odd_primes, odd_primes_below_2_22, odd_primes_below_2_26};
-    pub use crate::gen::segment::{SegmentSieve, StepInverses};
+    pub use crate::sieve::groups::{word_groups, WordGroup};
+    pub use crate::sieve::residues::residues;
+    pub use crate::sieve::segment::{survivors, SegmentSieve, StepInverses};
+    pub use crate::sieve::{first_odd_primes, odd_primes_below_2_22, odd_primes_below_2_26};
     pub use crate::sieve::small_primes::SMALL_ODD_PRIMES;
     pub use crate::sieve::{odd_prime, trial_divide_vartime, TrialDivision, NUM_SMALL_ODD_PRIMES};
 }

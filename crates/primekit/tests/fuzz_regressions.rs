@@ -1,15 +1,15 @@
 //! Inputs found by the fuzz targets in `fuzz/` (`.ci/fuzz-smoke.sh`), kept as tests.
 
 use num_bigint::BigUint;
-use primekit::arith::ifma::Ifma8;
-use primekit::arith::limbs::from_limbs;
-use primekit::arith::modexp::{pow_ct, pow_vartime};
-use primekit::arith::{Kernel, MontContext};
+use primekit::hazmat::lanes::{SharedModulus, Timing};
+use primekit::hazmat::limbs::{from_limbs, to_limbs};
+use primekit::hazmat::mont::{pow_ct, pow_vartime, Kernel, MontContext};
 
 /// mont_vs_bigint crash-fc62652b (input 00 78 ef fa): one-byte modulus m = 121,
-/// a = 118, b = 8. The harness had assumed the IFMA context's R is 2^(52 l) for the
-/// smallest l; the context pads l to a fixed kernel size (10 limbs), so R mod m must come
-/// from `one_and_minus_one`. Library behaviour was correct; the case stays covered.
+/// a = 118, b = 8. The harness had assumed the 8-lane IFMA context's R is 2^(52 l) for
+/// the smallest l; the context pads l to a fixed kernel size (10 limbs). Library
+/// behaviour was correct; the case stays covered, now through the backend-neutral lane
+/// batch on every kernel.
 #[test]
 fn tiny_modulus_on_every_kernel() {
     let (m, a, e) = (BigUint::from(121u8), BigUint::from(118u8), BigUint::from(250u8));
@@ -25,11 +25,15 @@ fn tiny_modulus_on_every_kernel() {
         assert_eq!(from_limbs(&ctx.from_mont(&got, &mut t)), want, "{kernel:?}");
         let got = pow_ct(&ctx, &am, &e.to_u64_digits(), 8);
         assert_eq!(from_limbs(&ctx.from_mont(&got, &mut t)), want, "{kernel:?}");
-    }
-    if let Some(c) = Ifma8::new(&m) {
-        let (r, _) = c.one_and_minus_one();
-        let x = c.to_mont(&[a.clone()]);
-        assert_eq!(c.lanes_reduced(&c.mul(&x, &x))[0], &a * &a * &r % &m);
-        assert_eq!(c.lanes_reduced(&c.pow_vartime(&x, &e.to_u64_digits()))[0], a.modpow(&e, &m) * &r % &m);
+        for timing in [Timing::Vartime, Timing::ConstantTime] {
+            let batch = SharedModulus::for_rounds(&ctx, 8, timing);
+            let x = batch.load(&[to_limbs(&a, ctx.len()).unwrap()]);
+            assert_eq!(batch.eq_ct(&batch.sqr(&x), &batch.target(&(&a * &a % &m))) & 1, 1, "{kernel:?}");
+            let got = match timing {
+                Timing::Vartime => batch.pow_vartime(&x, &e.to_u64_digits()),
+                Timing::ConstantTime => batch.pow_ct(&x, &e.to_u64_digits(), 8),
+            };
+            assert_eq!(batch.eq_ct(&got, &batch.target(&want)) & 1, 1, "{kernel:?} {timing:?}");
+        }
     }
 }

@@ -139,17 +139,28 @@ pub fn bit(a: &[Limb], i: usize) -> u64 {
     }
 }
 
-/// `-n^{-1} mod 2^64` for odd `n`, by Newton iteration (each step doubles the
-/// number of correct low bits: 5 steps from 4 bits give 128 >= 64).
-pub const fn neg_inv_mod_word(n0: Limb) -> Limb {
-    // x = n0 is correct to 3 bits for odd n0 (n0*n0 = 1 mod 8).
-    let mut x = n0;
+/// `n^{-1} mod 2^64` for odd `n`, by Newton iteration: x <- x (2 - n x) doubles the
+/// number of correct low bits, and x = n is correct to 3 bits (n^2 = 1 mod 8), so five
+/// steps give 96 >= 64. Every Montgomery constant of the crate derives from this one
+/// routine: reducing the result mod 2^w gives the inverse mod 2^w for any w <= 64.
+pub const fn inv_mod_word(n: Limb) -> Limb {
+    let mut x = n;
     let mut i = 0;
     while i < 5 {
-        x = x.wrapping_mul(2u64.wrapping_sub(n0.wrapping_mul(x)));
+        x = x.wrapping_mul(2u64.wrapping_sub(n.wrapping_mul(x)));
         i += 1;
     }
-    x.wrapping_neg()
+    x
+}
+
+/// `-n^{-1} mod 2^64` for odd `n` (the Montgomery constant of radix 2^64).
+pub const fn neg_inv_mod_word(n: Limb) -> Limb {
+    inv_mod_word(n).wrapping_neg()
+}
+
+/// `-n^{-1} mod 2^52` for odd `n` (the Montgomery constant of radix 2^52).
+pub const fn neg_inv_mod_2_52(n: Limb) -> Limb {
+    neg_inv_mod_word(n) & ((1 << 52) - 1)
 }
 
 #[cfg(test)]
@@ -160,6 +171,8 @@ mod tests {
     fn neg_inv_is_inverse() {
         for n0 in [1u64, 3, 5, 0xffff_ffff_ffff_ffff, 0x1234_5678_9abc_def1] {
             assert_eq!(n0.wrapping_mul(neg_inv_mod_word(n0)), u64::MAX);
+            assert_eq!(n0.wrapping_mul(inv_mod_word(n0)), 1);
+            assert_eq!(n0.wrapping_mul(neg_inv_mod_2_52(n0)) & ((1 << 52) - 1), (1 << 52) - 1);
         }
     }
 

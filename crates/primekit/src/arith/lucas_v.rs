@@ -6,7 +6,7 @@
 //! brought to Q = 1 by a change of variables, which is how the primality layer uses it.
 //!
 //! Both products of a step depend only on (V_k, V_{k+1}), so they are independent: with
-//! the IFMA kernel they run interleaved in one [`x86_64_ifma::amm2`] call, and the
+//! the IFMA kernel they run interleaved in one [`ifma::amm2`] call, and the
 //! subtractions stay unreduced (adding 2m - c keeps values below 4m, which AMM accepts).
 //!
 //! Variable time in the index (its bits choose the branch): for public inputs.
@@ -14,7 +14,7 @@
 use super::limbs::{add_mod_vartime, bit, bit_len_vartime, sub_mod_vartime, Limb};
 use super::mont::MontContext;
 #[cfg(target_arch = "x86_64")]
-use super::x86_64_ifma;
+use super::mont::ifma;
 
 /// One ladder step in some domain: `mul = lo*hi - P` and `sqr = y^2 - 2` with y = hi when
 /// `up`, else lo.
@@ -62,7 +62,7 @@ impl LadderStep for Scalar<'_> {
 /// The IFMA domain; values < 4m, each subtraction an addition of 2m - c.
 #[cfg(target_arch = "x86_64")]
 struct Ifma<'a> {
-    params: &'a x86_64_ifma::IfmaParams,
+    params: &'a ifma::IfmaParams,
     minus_p: Vec<u64>,
     minus_two: Vec<u64>,
 }
@@ -71,9 +71,9 @@ struct Ifma<'a> {
 impl LadderStep for Ifma<'_> {
     fn step(&mut self, mul: &mut [Limb], sqr: &mut [Limb], lo: &[Limb], hi: &[Limb], up: bool) {
         let y = if up { hi } else { lo };
-        x86_64_ifma::amm2(self.params, mul, lo, hi, sqr, y, y);
-        x86_64_ifma::add(self.params, mul, &self.minus_p);
-        x86_64_ifma::add(self.params, sqr, &self.minus_two);
+        ifma::amm2(self.params, mul, lo, hi, sqr, y, y);
+        ifma::add(self.params, mul, &self.minus_p);
+        ifma::add(self.params, sqr, &self.minus_two);
     }
 }
 
@@ -93,7 +93,7 @@ pub fn lucas_v_vartime(ctx: &MontContext, p: &[Limb], index: &[Limb]) -> (Vec<Li
             d
         };
         let (two_i, p_i) = (enter(&s.two), enter(p));
-        let mut f = Ifma { params, minus_p: x86_64_ifma::twice_modulus_minus(params, &p_i), minus_two: x86_64_ifma::twice_modulus_minus(params, &two_i) };
+        let mut f = Ifma { params, minus_p: ifma::twice_modulus_minus(params, &p_i), minus_two: ifma::twice_modulus_minus(params, &two_i) };
         let (lo, hi) = ladder(&mut f, two_i, p_i, index);
         let leave = |x: &[u64]| {
             let mut out = vec![0; ctx.len()];

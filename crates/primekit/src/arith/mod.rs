@@ -1,28 +1,35 @@
-//! Multi-precision arithmetic: limbs, Montgomery contexts, modular exponentiation.
+//! Multi-precision arithmetic: limbs, Montgomery contexts, modular exponentiation, and
+//! lanes (several exponentiations sharing every instruction).
 //!
-//! This layer knows nothing about primality. It is the only module where `unsafe` and
-//! assembly may appear (the x86_64 BMI2/ADX and AVX-512 IFMA kernels), always beside a portable kernel
-//! with the same contract that is built and tested on every platform.
+//! Files by function family:
+//! - [`limbs`], [`word`], `radix`: limb slices, word division, radix-2^52/2^50 digits;
+//! - [`mont`]: one Montgomery context per modulus, with private backends
+//!   (`portable`, `adx`, `ifma`) behind the [`Kernel`] switch, and single-word Montgomery;
+//! - [`modexp`], [`pow2`], [`lucas_v`]: exponentiations and the Lucas V ladder on a context;
+//! - [`lanes`]: batches of exponentiations (one modulus and several bases, or several
+//!   moduli), the backend-neutral type the primality tests and generators use;
+//! - [`residues`]: one number modulo many small moduli (the sieve's start residues);
+//! - [`cpu`]: feature tokens and the process-wide kernel choice.
+//!
+//! This layer knows nothing about primality: it computes powers, products and residues
+//! and says nothing of what they mean. It is the only module where `unsafe`, assembly and
+//! intrinsics appear; every CPU-specific backend is private to it and reachable only
+//! through a token from [`cpu`] (see its soundness rule), always beside a portable
+//! backend with the same contract that is built and tested on every platform.
 
-pub mod ifma;
-#[cfg(target_arch = "x86_64")]
-mod ifma_columns;
-pub mod ifma_fermat;
-pub mod ifma_residues;
+pub mod cpu;
+pub mod lanes;
 pub mod limbs;
 pub mod lucas_v;
 pub mod modexp;
-pub mod mont64;
 pub mod mont;
-pub mod portable;
 pub mod pow2;
+pub(crate) mod radix;
+pub mod residues;
 pub mod word;
-#[cfg(target_arch = "x86_64")]
-pub mod x86_64_adx;
-#[cfg(target_arch = "x86_64")]
-pub mod x86_64_ifma;
 
-pub use mont::{Kernel, MontContext, MAX_MODULUS_BITS};
+pub use cpu::Kernel;
+pub use mont::{MontContext, MAX_MODULUS_BITS};
 
 /// Why an arithmetic context could not be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,6 +42,8 @@ pub enum ArithError {
     ModulusTooLarge { bits: u64, max: u64 },
     /// The requested kernel needs instructions this CPU lacks.
     KernelUnavailable,
+    /// No kernel has this name (`PRIMEKIT_KERNEL`).
+    UnknownKernel(String),
 }
 
 impl core::fmt::Display for ArithError {
@@ -45,7 +54,12 @@ impl core::fmt::Display for ArithError {
             ArithError::ModulusTooLarge { bits, max } => {
                 write!(f, "modulus has {bits} bits; the maximum is {max}")
             }
-            ArithError::KernelUnavailable => write!(f, "the requested kernel is not supported by this CPU"),
+            ArithError::KernelUnavailable => {
+                write!(f, "the requested kernel is not supported by this CPU (it has: {})", cpu::Kernel::available_names())
+            }
+            ArithError::UnknownKernel(name) => {
+                write!(f, "unknown kernel {name:?} (this CPU has: {})", cpu::Kernel::available_names())
+            }
         }
     }
 }

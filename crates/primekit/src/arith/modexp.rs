@@ -61,20 +61,20 @@ impl Domain for Scalar<'_> {
 }
 
 #[cfg(target_arch = "x86_64")]
-impl Domain for &super::x86_64_ifma::IfmaParams {
+impl Domain for &super::mont::ifma::IfmaParams {
     fn width(&self) -> usize {
-        super::x86_64_ifma::IfmaParams::width(self)
+        super::mont::ifma::IfmaParams::width(self)
     }
     fn one(&self) -> &[Limb] {
-        super::x86_64_ifma::IfmaParams::one(self)
+        super::mont::ifma::IfmaParams::one(self)
     }
     #[inline]
     fn mul(&mut self, out: &mut [Limb], a: &[Limb], b: &[Limb]) {
-        super::x86_64_ifma::amm(self, out, a, b)
+        super::mont::ifma::amm(self, out, a, b)
     }
     #[inline]
     fn sqr(&mut self, out: &mut [Limb], a: &[Limb]) {
-        super::x86_64_ifma::amm(self, out, a, a)
+        super::mont::ifma::amm(self, out, a, a)
     }
 }
 
@@ -219,12 +219,6 @@ fn lookup_ct(out: &mut [Limb], table: &[Limb], idx: usize, n: usize) {
 pub fn modpow_vartime(base: &BigUint, exp: &BigUint, m: &BigUint) -> Result<BigUint, ArithError> {
     let ctx = MontContext::new(m)?;
     Ok(modpow_in(&ctx, base, exp, false))
-}
-
-/// `base^exp mod m` with the constant-time ladder over `exp.bits()` bits.
-pub fn modpow_ct(base: &BigUint, exp: &BigUint, m: &BigUint) -> Result<BigUint, ArithError> {
-    let ctx = MontContext::new(m)?;
-    Ok(modpow_in(&ctx, base, exp, true))
 }
 
 /// `base^exp mod m` in an existing context.

@@ -2,9 +2,9 @@
 //! each returns (a rejected candidate's neighbours are the next candidates, so how a
 //! candidate failed must not leak).
 
-use crate::arith::limbs::{add_assign, bit, eq_mask, select_into, sub_into, to_limbs, Limb};
-use crate::arith::ifma::LANES;
-use crate::arith::ifma_fermat::fermat_base_two_lanes;
+use crate::arith::lanes::FermatBatch;
+use crate::arith::limbs::{eq_mask, to_limbs, Limb};
+use crate::arith::pow2::pow2_ct;
 use crate::arith::MontContext;
 use crate::primality::MillerRabin;
 use crate::Error;
@@ -20,71 +20,24 @@ pub fn fermat_base_two_ct(ctx: &MontContext, n_minus_1: &[Limb]) -> bool {
     eq_mask(&r, ctx.one()) != 0
 }
 
-/// 2^exp in Montgomery form over exactly `exp_bits` bits (higher bits of `exp` must be
-/// zero), by left-to-right square-and-double: the base being 2, "multiply by the base"
-/// is a modular doubling (an addition), so there is no table and no multiplication,
-/// about a quarter fewer Montgomery operations than the fixed-window `pow_ct`. Constant
-/// time: every bit does one squaring, one doubling and one masked select.
-pub fn pow2_ct(ctx: &MontContext, exp: &[Limb], exp_bits: usize) -> Vec<Limb> {
-    assert!(exp.len() * 64 >= exp_bits);
-    // With IFMA the whole ladder stays in radix 2^52 (same steps, same constant time).
-    #[cfg(target_arch = "x86_64")]
-    if let Some(p) = ctx.ifma() {
-        return crate::arith::x86_64_ifma::pow2_ct(p, exp, exp_bits, ctx.modulus());
-    }
-    let n = ctx.len();
-    let m = ctx.modulus();
-    let mut t = ctx.scratch();
-    let mut acc = ctx.one().to_vec();
-    let mut sq = vec![0; n];
-    let mut dbl = vec![0; n];
-    let mut red = vec![0; n];
-    for i in (0..exp_bits).rev() {
-        ctx.sqr(&mut sq, &acc, &mut t);
-        // dbl = 2 sq mod m: sq < m, so 2 sq < 2m and one conditional subtraction suffices.
-        dbl.copy_from_slice(&sq);
-        let carry = add_assign(&mut dbl, &sq);
-        let borrow = sub_into(&mut red, &dbl, m);
-        // Keep the reduced value when 2 sq overflowed the limbs or is >= m.
-        // black_box: without it LLVM sees a 0/1-derived mask and emits a branch on it
-        // (found by tools/ctgrind under valgrind).
-        let use_red = core::hint::black_box((carry | (borrow ^ 1)).wrapping_neg());
-        select_into(&mut acc, &red, &dbl, use_red);
-        // Now acc = 2 sq; take sq instead when the exponent bit is 0.
-        let take_dbl = core::hint::black_box(bit(exp, i).wrapping_neg());
-        dbl.copy_from_slice(&acc);
-        select_into(&mut acc, &dbl, &sq, take_dbl);
-    }
-    acc
-}
-
 /// Base-2 Fermat tests of odd candidates >= 5 of `bits` or `bits - 1` bits (a safe-prime
-/// candidate p and the q of an earlier one may share a batch):
-/// eight at a time in the lanes of [`fermat_base_two_lanes`] when the CPU has AVX-512
-/// IFMA, otherwise (or for sizes the lanes reject) one by one with [`fermat_base_two_ct`].
-/// The lanes are faster at every size: per candidate, lanes vs one at a time (context
-/// included), `cargo run --release --example fermat_lanes_speed`: 1024 bits 25 vs 103
-/// µs, 1536: 77 vs 225, 2048: 179 vs 394, 3072: 586 vs 1033, 4096: 1385 vs 2143.
+/// candidate p and the q of an earlier one may share a batch), as many per call as the
+/// process kernel's lanes hold ([`FermatBatch`]). Per candidate, lanes vs one at a time
+/// (context included), `cargo run --release --example fermat_lanes_speed` on an AMD EPYC
+/// Zen 5 with AVX-512 IFMA: 1024 bits 25 vs 103 µs, 1536: 77 vs 225, 2048: 179 vs 394,
+/// 3072: 586 vs 1033, 4096: 1385 vs 2143.
 pub fn fermat_base_two_batch_ct(cands: &[BigUint], bits: usize) -> Result<Vec<bool>, Error> {
+    let batch = FermatBatch::new(bits)?;
     let mut out = Vec::with_capacity(cands.len());
-    for chunk in cands.chunks(LANES) {
-        let limbs: Vec<Vec<Limb>> = chunk.iter().map(|n| to_limbs(n, bits.div_ceil(64)).unwrap_or_default()).collect();
-        let refs: Vec<&[Limb]> = limbs.iter().map(Vec::as_slice).collect();
-        // Bit lengths are public (the lanes need one common size).
-        let lanes = if chunk.iter().all(|n| n.bits() == bits as u64 || n.bits() + 1 == bits as u64) { fermat_base_two_lanes(&refs, bits) } else { None };
-        match lanes {
-            Some(mask) => out.extend((0..chunk.len()).map(|k| mask >> k & 1 == 1)),
-            None => {
-                for n in chunk {
-                    out.push(fermat_base_two_scalar_ct(n)?);
-                }
-            }
-        }
+    for chunk in cands.chunks(batch.lanes()) {
+        let mask = batch.test_ct(chunk)?;
+        out.extend((0..chunk.len()).map(|k| mask >> k & 1 == 1));
     }
     Ok(out)
 }
 
-/// [`fermat_base_two_ct`] on an odd n >= 3 given as a number.
+/// [`fermat_base_two_ct`] on an odd n >= 3 given as a number, one at a time on the
+/// process kernel.
 pub fn fermat_base_two_scalar_ct(n: &BigUint) -> Result<bool, Error> {
     let ctx = MontContext::new(n)?;
     let nm1 = to_limbs(&(n - 1u8), ctx.len()).expect("fits");
@@ -138,39 +91,6 @@ mod tests {
     use super::*;
     use num_traits::One;
     use rand_chacha::rand_core::SeedableRng;
-
-    #[test]
-    fn pow2_matches_biguint() {
-        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(2);
-        use rand_core::RngCore;
-        for bits in [64u32, 127, 520, 1024, 2048, 4095] {
-            for kernel in crate::arith::Kernel::available() {
-                let mut bytes = vec![0u8; bits as usize / 8 + 1];
-                rng.fill_bytes(&mut bytes);
-                let m = (BigUint::from_bytes_le(&bytes) >> 3u8) | BigUint::from(1u8) | (BigUint::from(1u8) << (bits - 1));
-                rng.fill_bytes(&mut bytes);
-                let e = BigUint::from_bytes_le(&bytes) % &m;
-                // Every kernel: the scalar ladder and the IFMA-domain one.
-                let ctx = MontContext::with_kernel(&m, kernel).unwrap();
-                let el = to_limbs(&e, ctx.len()).unwrap();
-                let r = pow2_ct(&ctx, &el, ctx.len() * 64);
-                let mut t = ctx.scratch();
-                let got = crate::arith::limbs::from_limbs(&ctx.from_mont(&r, &mut t));
-                assert_eq!(got, BigUint::from(2u8).modpow(&e, &m), "bits={bits} {kernel:?}");
-            }
-        }
-        // Moduli with the top limb near 2^64, where 2 sq overflows the limbs, and an
-        // all-ones exponent (a doubling at every step).
-        for m in [(BigUint::from(1u8) << 128u32) - 159u8, (BigUint::from(1u8) << 2048u32) - 1u8] {
-            for kernel in crate::arith::Kernel::available() {
-                let ctx = MontContext::with_kernel(&m, kernel).unwrap();
-                let e = &m - 2u8;
-                let r = pow2_ct(&ctx, &to_limbs(&e, ctx.len()).unwrap(), ctx.len() * 64);
-                let mut t = ctx.scratch();
-                assert_eq!(crate::arith::limbs::from_limbs(&ctx.from_mont(&r, &mut t)), BigUint::from(2u8).modpow(&e, &m), "{kernel:?}");
-            }
-        }
-    }
 
     #[test]
     fn batch_matches_scalar_and_modpow() {

@@ -27,9 +27,7 @@ pub mod candidate;
 pub mod neighbor;
 pub mod options;
 pub(crate) mod parallel;
-pub mod residues;
 pub mod search;
-pub mod segment;
 pub mod tuning;
 mod small;
 

@@ -5,9 +5,9 @@
 
 use super::candidate::{fermat_base_two_batch_ct, random_base_rounds_ct, Verdict};
 use super::options::Plan;
-use super::residues::first_odd_primes;
-use super::segment::{survivors, SegmentSieve, StepInverses};
-use crate::arith::ifma::LANES;
+use crate::sieve::first_odd_primes;
+use crate::sieve::segment::{survivors, SegmentSieve, StepInverses};
+use crate::arith::lanes::FermatBatch;
 use crate::arith::word::rem_limbs;
 use crate::Error;
 use num_bigint::BigUint;
@@ -86,6 +86,8 @@ pub(crate) fn search(plan: &Plan, rng: &mut impl CryptoRngCore, stop: &AtomicBoo
     let window = 1usize << plan.log2_window;
     let range = &plan.upper - &plan.lower;
     let inverses = StepInverses::new(&plan.step.to_u64_digits(), primes);
+    // Candidates in flight: as many as one Fermat batch tests at once.
+    let in_flight = FermatBatch::new(plan.bits as usize)?.lanes();
     let mut race = Race { stop, owned: false, lost: false };
     for _ in 0..MAX_WINDOWS {
         // Uniform start, moved up to the first number of the right residue class.
@@ -94,12 +96,12 @@ pub(crate) fn search(plan: &Plan, rng: &mut impl CryptoRngCore, stop: &AtomicBoo
         let mut sieve = SegmentSieve::with_inverses(&start.to_u64_digits(), &inverses, primes, plan.safe, seg_len, window);
         let mut base = 0usize;
         // Survivors waiting for their Fermat test, in increasing order (several candidates
-        // in flight: the lanes test eight at once), and (safe primes) earlier candidates
+        // in flight: the lanes test several at once), and (safe primes) earlier candidates
         // whose p passed, waiting for the Fermat test of q in the next batch. Accepting
         // the first passing one in order keeps the output exactly that of a one-by-one
         // search: every candidate before a waiting q was already rejected.
-        let mut batch: Vec<BigUint> = Vec::with_capacity(LANES);
-        let mut q_wait: Vec<BigUint> = Vec::with_capacity(LANES);
+        let mut batch: Vec<BigUint> = Vec::with_capacity(in_flight);
+        let mut q_wait: Vec<BigUint> = Vec::with_capacity(in_flight);
         'window: while base < window {
             let bits = sieve.next_segment().to_vec();
             for i in survivors(&bits) {
@@ -116,7 +118,7 @@ pub(crate) fn search(plan: &Plan, rng: &mut impl CryptoRngCore, stop: &AtomicBoo
                     }
                 }
                 batch.push(p);
-                if batch.len() + q_wait.len() >= LANES {
+                if batch.len() + q_wait.len() >= in_flight {
                     if !race.owned && stop.load(Ordering::Relaxed) {
                         return Ok(None);
                     }

@@ -10,7 +10,7 @@ use rand_core::{OsRng, SeedableRng};
 
 /// Upper limit of `sieve_primes` (all odd primes below 2^26).
 pub fn max_sieve_primes() -> usize {
-    super::residues::odd_primes_below_2_26().len()
+    crate::sieve::odd_primes_below_2_26().len()
 }
 
 /// One prime as `generate_prime_with(opts)` (single search), sieving with the first
@@ -33,7 +33,7 @@ pub fn default_sieve_primes(bits: u32, safe: bool) -> usize {
 /// Builds the process-wide sieve-prime tables a `bits`-bit generation uses, so that a
 /// benchmark does not time their one-off construction.
 pub fn warm_up(bits: u32, safe: bool) {
-    let primes = super::residues::first_odd_primes(default_sieve_primes(bits, safe));
+    let primes = crate::sieve::first_odd_primes(default_sieve_primes(bits, safe));
     // Also the residue tables of that list (built on first use).
-    super::residues::residues(&[1], primes, &mut Vec::new());
+    crate::sieve::residues::residues(&[1], primes, &mut Vec::new());
 }

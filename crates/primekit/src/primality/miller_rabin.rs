@@ -6,25 +6,19 @@
 //! failing base is a proof of compositeness whatever its origin, while the 1/4 bound
 //! applies only to bases chosen uniformly at random.
 
-use crate::arith::limbs::{add_assign, eq_mask, from_limbs, lt_vartime, to_limbs, Limb};
-use crate::arith::modexp::{pow_ct, pow_vartime};
-use crate::arith::ifma::{Ifma8, LANES};
+use crate::arith::lanes::{lane_mask, LaneTarget, LaneValues, SharedModulus, Timing};
+use crate::arith::limbs::{add_assign, from_limbs, lt_vartime, to_limbs, Limb};
+use crate::arith::modexp::pow_vartime;
 use crate::arith::pow2::pow2_vartime;
-use std::cell::OnceCell;
-use crate::arith::MontContext;
+use crate::arith::{Kernel, MontContext};
 use crate::Error;
 use num_bigint::BigUint;
 use rand_core::CryptoRngCore;
+use std::cell::OnceCell;
 
-/// Squarings `passes_ct` always performs after a^d (covers every s <= 64; about 6% of
-/// a 1024-bit exponentiation).
+/// Squarings the constant-time rounds always perform after a^d (covers every s <= 64;
+/// about 6% of a 1024-bit exponentiation).
 pub const CT_SQUARINGS: usize = 63;
-
-/// Fewest constant-time rounds worth one 8-lane exponentiation: it costs about 2.3
-/// single rounds at 1024 bits and 4.1 at 2048 (`examples/mr_rounds_speed`, 6 rounds one
-/// at a time vs in the lanes: 923 vs 346 us at 1024 bits, 3325 vs 2273 us at 2048), and
-/// the generators' t is 6-7 at 1024 bits, 4-5 at 1536 and 3-4 at 2048.
-pub const LANES_MIN_ROUNDS_CT: usize = 5;
 
 /// Precomputation for Miller-Rabin rounds modulo one odd n >= 5.
 #[derive(Clone, Debug)]
@@ -38,17 +32,46 @@ pub struct MillerRabin {
     /// n - 4: random bases are 2 + (uniform value in [0, n-4]).
     n_minus_4: Vec<Limb>,
     n_minus_4_bits: usize,
-    /// Eight-lane IFMA context, built on first use (None without IFMA).
-    lanes: OnceCell<Option<Ifma8>>,
+    /// The widest lane batch of the context's kernel, built on first use.
+    wide: OnceCell<Lanes>,
+}
+
+/// A lane batch with 1 and -1 prepared for comparisons.
+#[derive(Clone, Debug)]
+struct Lanes {
+    batch: SharedModulus,
+    one: LaneTarget,
+    minus_one: LaneTarget,
+}
+
+impl Lanes {
+    fn new(batch: SharedModulus, n: &BigUint) -> Self {
+        let (one, minus_one) = (batch.target(&BigUint::from(1u8)), batch.target(&(n - 1u8)));
+        Lanes { batch, one, minus_one }
+    }
+
+    /// Lanes of `x` equal to 1 or -1.
+    fn plus_minus_one(&self, x: &LaneValues) -> u64 {
+        self.batch.eq_ct(x, &self.one) | self.batch.eq_ct(x, &self.minus_one)
+    }
 }
 
 impl MillerRabin {
-    /// Precomputation for odd `n >= 5`.
+    /// Precomputation for odd `n >= 5` on the process kernel.
     pub fn new(n: &BigUint) -> Result<Self, Error> {
+        Self::with_context(n, |n| MontContext::new(n))
+    }
+
+    /// [`Self::new`] on a chosen kernel (tests compare kernels).
+    pub fn with_kernel(n: &BigUint, kernel: Kernel) -> Result<Self, Error> {
+        Self::with_context(n, |n| MontContext::with_kernel(n, kernel))
+    }
+
+    fn with_context(n: &BigUint, ctx: impl FnOnce(&BigUint) -> Result<MontContext, crate::arith::ArithError>) -> Result<Self, Error> {
         if n < &BigUint::from(5u8) || !n.bit(0) {
             return Err(Error::InvalidArgument("Miller-Rabin needs an odd n >= 5".into()));
         }
-        let ctx = MontContext::new(n)?;
+        let ctx = ctx(n)?;
         let len = ctx.len();
         let nm1 = n - 1u8;
         let s = nm1.trailing_zeros().expect("n - 1 > 0") as usize;
@@ -62,7 +85,7 @@ impl MillerRabin {
             s,
             n_minus_4_bits: nm4.bits() as usize,
             n_minus_4: to_limbs(&nm4, len).expect("fits"),
-            lanes: OnceCell::new(),
+            wide: OnceCell::new(),
             ctx,
         })
     }
@@ -75,6 +98,16 @@ impl MillerRabin {
     /// The modulus n.
     pub fn modulus(&self) -> BigUint {
         from_limbs(self.ctx.modulus())
+    }
+
+    /// The batch for `rounds` rounds of the given timing: the context's widest lanes when
+    /// they pay for that many ([`SharedModulus::for_rounds`]), else one lane.
+    fn lanes_for(&self, rounds: usize, timing: Timing) -> Lanes {
+        let batch = SharedModulus::for_rounds(&self.ctx, rounds, timing);
+        if batch.lanes() == 1 {
+            return Lanes::new(batch, &self.modulus());
+        }
+        self.wide.get_or_init(|| Lanes::new(batch, &self.modulus())).clone()
     }
 
     /// One round with base `a` (ordinary form, `2 <= a <= n - 2`, limbs of n's length).
@@ -107,91 +140,61 @@ impl MillerRabin {
     }
 
     /// True if n passes every base in `bases` (each as for [`Self::passes_vartime`]).
-    /// With AVX-512 IFMA, eight bases share each instruction ([`Ifma8`]): the rounds
-    /// are independent exponentiations with the same n and d. Stops at the first batch
-    /// containing a witness.
+    /// The rounds are independent exponentiations with the same n and d, so they run in
+    /// the context kernel's lanes ([`SharedModulus`]), several bases per instruction where
+    /// the CPU allows. Stops at the first batch containing a witness.
     pub fn passes_all_vartime(&self, bases: &[Vec<Limb>]) -> bool {
-        let lanes = self.lanes.get_or_init(|| if self.ctx.len() >= 4 { Ifma8::new(&self.modulus()) } else { None });
-        let Some(c) = lanes else {
-            return bases.iter().all(|a| self.passes_vartime(a));
-        };
-        let (one, minus_one) = c.one_and_minus_one();
-        for batch in bases.chunks(LANES) {
-            let xs: Vec<BigUint> = batch.iter().map(|a| from_limbs(a)).collect();
-            let mut x = c.pow_vartime(&c.to_mont(&xs), &self.d);
-            let vals = c.lanes_reduced(&x);
-            let mut passed: Vec<bool> = (0..batch.len()).map(|k| vals[k] == one || vals[k] == minus_one).collect();
+        let lanes = self.lanes_for(bases.len(), Timing::Vartime);
+        for batch in bases.chunks(lanes.batch.lanes()) {
+            let used = lane_mask(batch.len());
+            let mut x = lanes.batch.pow_vartime(&lanes.batch.load(batch), &self.d);
+            let mut passed = lanes.plus_minus_one(&x) & used;
             for _ in 1..self.s {
-                if passed.iter().all(|&p| p) {
+                if passed == used {
                     break;
                 }
-                x = c.mul(&x, &x);
-                let vals = c.lanes_reduced(&x);
-                for (k, p) in passed.iter_mut().enumerate() {
-                    *p |= vals[k] == minus_one;
-                }
+                x = lanes.batch.sqr(&x);
+                passed |= lanes.batch.eq_ct(&x, &lanes.minus_one) & used;
             }
-            if !passed.iter().all(|&p| p) {
+            if passed != used {
                 return false;
             }
         }
         true
     }
 
-    /// The same round in constant time for a secret n (prime generation): the
-    /// exponentiation is [`pow_ct`] over all limbs of n, and the squarings that follow
-    /// run a fixed [`CT_SQUARINGS`] times whatever s = v2(n - 1) is, those past s - 1
-    /// masked out, so the running time reveals neither d's length nor s. Only the
-    /// boolean result is revealed.
+    /// The same round in constant time for a secret n (prime generation); see
+    /// [`Self::passes_all_ct`], of which this is the one-base case.
+    pub fn passes_ct(&self, a: &[Limb]) -> bool {
+        self.passes_all_ct(std::slice::from_ref(&a.to_vec()))
+    }
+
+    /// True if n passes every base in `bases` (each as [`Self::passes_vartime`]), in
+    /// constant time for a secret n: each batch of bases is one constant-time
+    /// exponentiation ([`SharedModulus::pow_ct`], over all limbs of n), then a fixed
+    /// [`CT_SQUARINGS`] squarings whatever s = v2(n - 1) is, those past s - 1 masked out,
+    /// so the running time reveals neither d's length nor s. Lane results are combined
+    /// without branches; only the final boolean is revealed.
     ///
     /// One-sided cap: for the rare n with s > CT_SQUARINGS + 1 (probability 2^-64 for a
     /// random odd n) a -1 beyond the cap is not seen, so a prime may be reported as
     /// failing; a witness is never reported as passing. Generators only lose such a
     /// candidate, which leaves the error bound and the output distribution (up to
     /// 2^-64) unchanged.
-    pub fn passes_ct(&self, a: &[Limb]) -> bool {
-        let mut t = self.ctx.scratch();
-        let am = self.ctx.to_mont(a, &mut t);
-        let mut x = pow_ct(&self.ctx, &am, &self.d, self.d_bits_public());
-        let mut pass = eq_mask(&x, self.ctx.one()) | eq_mask(&x, &self.minus_one);
-        let mut y = vec![0; x.len()];
-        for j in 1..=CT_SQUARINGS {
-            self.ctx.sqr(&mut y, &x, &mut t);
-            std::mem::swap(&mut x, &mut y);
-            // !0 while j < s (a real step of the round), 0 after; black_box keeps LLVM
-            // from turning the mask into a branch on s.
-            let live = core::hint::black_box(((j as u64).wrapping_sub(self.s as u64) >> 63).wrapping_neg());
-            pass |= eq_mask(&x, &self.minus_one) & live;
-        }
-        pass != 0
-    }
-
-    /// True if n passes every base in `bases` (each as [`Self::passes_ct`]), in constant
-    /// time for a secret n: with AVX-512 IFMA eight bases share each instruction of one
-    /// constant-time exponentiation ([`Ifma8::pow_ct`], all limbs of n), then the same
-    /// fixed [`CT_SQUARINGS`] squarings with lanes past s - 1 masked out; lane results
-    /// are combined without branches, and only the final boolean is revealed. Without
-    /// IFMA, for n below four limbs, or for fewer than [`LANES_MIN_ROUNDS_CT`] bases, one
-    /// base at a time with [`Self::passes_ct`].
     pub fn passes_all_ct(&self, bases: &[Vec<Limb>]) -> bool {
-        let lanes = if bases.len() >= LANES_MIN_ROUNDS_CT { self.lanes.get_or_init(|| if self.ctx.len() >= 4 { Ifma8::new(&self.modulus()) } else { None }).as_ref() } else { None };
-        let Some(c) = lanes else {
-            return bases.iter().fold(true, |all, a| all & self.passes_ct(a));
-        };
-        let (one, minus_one) = c.one_and_minus_one();
-        let (one, minus_one) = (c.lane_target(&one), c.lane_target(&minus_one));
+        let lanes = self.lanes_for(bases.len(), Timing::ConstantTime);
         let mut all = true;
-        for batch in bases.chunks(LANES) {
-            let xs: Vec<BigUint> = batch.iter().map(|a| from_limbs(a)).collect();
-            let mut x = c.pow_ct(&c.to_mont(&xs), &self.d, self.d_bits_public());
-            let mut pass = c.eq_lanes_ct(&x, &one) | c.eq_lanes_ct(&x, &minus_one);
+        for batch in bases.chunks(lanes.batch.lanes()) {
+            let mut x = lanes.batch.pow_ct(&lanes.batch.load(batch), &self.d, self.d_bits_public());
+            let mut pass = lanes.plus_minus_one(&x);
             for j in 1..=CT_SQUARINGS {
-                x = c.sqr(&x);
-                // All lanes while j < s (a real step of the round), none after.
-                let live = core::hint::black_box(((j as u64).wrapping_sub(self.s as u64) >> 63).wrapping_neg()) as u8;
-                pass |= c.eq_lanes_ct(&x, &minus_one) & live;
+                x = lanes.batch.sqr(&x);
+                // All lanes while j < s (a real step of the round), none after; black_box
+                // keeps LLVM from turning the mask into a branch on s.
+                let live = core::hint::black_box(((j as u64).wrapping_sub(self.s as u64) >> 63).wrapping_neg());
+                pass |= lanes.batch.eq_ct(&x, &lanes.minus_one) & live;
             }
-            let used = if batch.len() == LANES { 0xff } else { (1u8 << batch.len()) - 1 };
+            let used = lane_mask(batch.len());
             all &= pass & used == used;
         }
         all
@@ -304,11 +307,13 @@ mod batch_tests {
             if !n.bit(0) {
                 continue;
             }
-            let mr = MillerRabin::new(&n).unwrap();
-            for count in [1usize, 7, 8, 9, 20] {
-                let bases: Vec<_> = (0..count).map(|_| mr.random_base(&mut rng).unwrap()).collect();
-                let want = bases.iter().all(|a| mr.passes_vartime(a));
-                assert_eq!(mr.passes_all_vartime(&bases), want, "n bits {} count {count}", n.bits());
+            for kernel in Kernel::available() {
+                let mr = MillerRabin::with_kernel(&n, kernel).unwrap();
+                for count in [1usize, 7, 8, 9, 20] {
+                    let bases: Vec<_> = (0..count).map(|_| mr.random_base(&mut rng).unwrap()).collect();
+                    let want = bases.iter().all(|a| mr.passes_vartime(a));
+                    assert_eq!(mr.passes_all_vartime(&bases), want, "n bits {} count {count} {kernel}", n.bits());
+                }
             }
         }
     }
@@ -349,8 +354,9 @@ mod batch_tests {
         };
         let primes = [(BigUint::from(1u8) << 521u32) - 1u8, (BigUint::from(1u8) << 1279u32) - 1u8, high_s];
         let mut n_liars = 0;
-        for n in std::iter::once(&liars).chain(&primes) {
-            let mr = MillerRabin::new(n).unwrap();
+        // Every kernel this CPU has: one-lane and wide batches alike.
+        for (n, kernel) in std::iter::once(&liars).chain(&primes).flat_map(|n| Kernel::available().into_iter().map(move |k| (n, k))) {
+            let mr = MillerRabin::with_kernel(n, kernel).unwrap();
             let bases: Vec<_> = (0..64).map(|_| mr.random_base(&mut rng).unwrap()).collect();
             let single: Vec<bool> = bases.iter().map(|a| mr.passes_ct(a)).collect();
             for (a, &want) in bases.iter().zip(&single) {
@@ -369,16 +375,16 @@ mod batch_tests {
                 let lying: Vec<_> = bases.iter().zip(&single).filter(|(_, &p)| p).map(|(a, _)| a.clone()).collect();
                 let witness = bases.iter().zip(&single).find(|(_, &p)| !p).map(|(a, _)| a.clone()).unwrap();
                 n_liars = lying.len();
-                assert!(n_liars >= LANES, "{n_liars} liars of 64");
-                assert!(mr.passes_all_ct(&lying[..LANES]), "eight liars");
-                for lane in 0..LANES {
-                    let mut batch = lying[..LANES].to_vec();
+                assert!(n_liars >= 8, "{n_liars} liars of 64");
+                assert!(mr.passes_all_ct(&lying[..8]), "eight liars");
+                for lane in 0..8 {
+                    let mut batch = lying[..8].to_vec();
                     batch[lane] = witness.clone();
                     assert!(!mr.passes_all_ct(&batch), "witness in lane {lane}");
                 }
             }
         }
         // Both verdicts occurred on the composite (about 16 of 64 expected to lie).
-        assert!((LANES..=40).contains(&n_liars), "{n_liars} liars of 64");
+        assert!((8..=40).contains(&n_liars), "{n_liars} liars of 64");
     }
 }

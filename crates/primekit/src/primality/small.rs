@@ -6,7 +6,7 @@
 //! 318665857834031151167461), and 2^64 < 1.85 * 10^19 lies far below that.
 //! No randomness is involved, so the answer below 2^64 is never wrong.
 
-use crate::arith::mont64::Mont64;
+use crate::arith::mont::word::Mont64;
 
 const BASES: [u64; 12] = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37];
 

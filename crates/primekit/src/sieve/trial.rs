@@ -5,55 +5,24 @@
 //! the group is then checked on that single word with a multiply-by-inverse test
 //! (x is divisible by odd p iff x * p^{-1} mod 2^64 <= (2^64 - 1) / p), no division.
 
+use super::groups::{word_groups, WordGroup};
 use super::small_primes::{NUM_SMALL_ODD_PRIMES, SMALL_ODD_PRIMES};
-use crate::arith::limbs::Limb;
+use crate::arith::limbs::{inv_mod_word, Limb};
 use crate::arith::word::rem_limbs_many;
 use std::sync::OnceLock;
-
-/// One group of consecutive odd primes with their product.
-#[derive(Clone, Copy, Debug)]
-struct Group {
-    product: u64,
-    start: u32,
-    end: u32,
-}
 
 /// Precomputed groups and divisibility constants for the whole small-prime table.
 #[derive(Debug)]
 pub struct TrialDivision {
-    groups: Vec<Group>,
+    groups: Vec<WordGroup>,
     inv: Vec<u64>,
     lim: Vec<u64>,
 }
 
-fn inverse_mod_word(p: u64) -> u64 {
-    // Newton: x <- x(2 - px), from x = p (3 correct bits) to 96 >= 64 bits.
-    let mut x = p;
-    for _ in 0..5 {
-        x = x.wrapping_mul(2u64.wrapping_sub(p.wrapping_mul(x)));
-    }
-    x
-}
-
 impl TrialDivision {
     fn build() -> Self {
-        let mut groups = Vec::new();
-        let mut i = 0;
-        while i < NUM_SMALL_ODD_PRIMES {
-            let start = i;
-            let mut product: u64 = 1;
-            while i < NUM_SMALL_ODD_PRIMES {
-                match product.checked_mul(SMALL_ODD_PRIMES[i] as u64) {
-                    Some(p) => {
-                        product = p;
-                        i += 1;
-                    }
-                    None => break,
-                }
-            }
-            groups.push(Group { product, start: start as u32, end: i as u32 });
-        }
-        let inv = SMALL_ODD_PRIMES.iter().map(|&p| inverse_mod_word(p as u64)).collect();
+        let groups = word_groups(&SMALL_ODD_PRIMES);
+        let inv = SMALL_ODD_PRIMES.iter().map(|&p| inv_mod_word(p as u64)).collect();
         let lim = SMALL_ODD_PRIMES.iter().map(|&p| u64::MAX / p as u64).collect();
         TrialDivision { groups, inv, lim }
     }
@@ -67,7 +36,7 @@ impl TrialDivision {
     /// Number of primes actually used when at least `r` are asked for: whole groups, so
     /// `r` is rounded up to the next group boundary (capped at the table size).
     pub fn primes_covering(&self, r: usize) -> usize {
-        self.groups.iter().map(|g| g.end as usize).find(|&e| e >= r).unwrap_or(NUM_SMALL_ODD_PRIMES)
+        self.groups.iter().map(|g| g.range.end).find(|&e| e >= r).unwrap_or(NUM_SMALL_ODD_PRIMES)
     }
 
     #[inline]
@@ -76,8 +45,8 @@ impl TrialDivision {
     }
 
     #[inline]
-    fn scan_group(&self, g: &Group, rem: u64) -> Option<u32> {
-        (g.start as usize..g.end as usize).find(|&i| self.divisible(rem, i)).map(|i| SMALL_ODD_PRIMES[i])
+    fn scan_group(&self, g: &WordGroup, rem: u64) -> Option<u32> {
+        g.range.clone().find(|&i| self.divisible(rem, i)).map(|i| SMALL_ODD_PRIMES[i])
     }
 
     /// The smallest of the first `r` odd primes (rounded up to a whole group) dividing
@@ -85,7 +54,7 @@ impl TrialDivision {
     /// discarded anyway.
     pub fn first_divisor_vartime(&self, n: &[Limb], r: usize) -> Option<u32> {
         let used = self.primes_covering(r.min(NUM_SMALL_ODD_PRIMES));
-        let ngroups = self.groups.iter().take_while(|g| (g.start as usize) < used).count();
+        let ngroups = self.groups.iter().take_while(|g| g.range.start < used).count();
         let gs = &self.groups[..ngroups];
         // Four groups per pass over the limbs: their divisions are independent, so the
         // CPU overlaps them.

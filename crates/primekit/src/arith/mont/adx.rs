@@ -4,8 +4,8 @@
 //!
 //! Contract of every public kernel here (n = `m.len()` limbs, R = 2^(64n)), the same as
 //! its namesake in `portable`:
-//! - the CPU supports BMI2 and ADX (callers check [`has_bmi2_adx`] first; the contexts
-//!   only select this kernel after that check);
+//! - the CPU supports BMI2 and ADX: each safe entry point takes a [`Bmi2Adx`] token,
+//!   which only exists when it does (see `arith::cpu`);
 //! - `m` is odd, `m[n-1] != 0`, `m0inv = -m^{-1} mod 2^64`;
 //! - inputs are `< m`; the output is fully reduced (`< m`);
 //! - `out` does not alias any input; `t` is scratch of at least `2n + 2` limbs whose
@@ -19,13 +19,9 @@
 //! adds those carries to the high half in one pass at the end, so rows never wait on a
 //! read-modify-write of the row's top limb.
 
-use super::limbs::Limb;
+use crate::arith::cpu::Bmi2Adx;
+use crate::arith::limbs::Limb;
 use core::arch::asm;
-
-/// True when the CPU supports the instructions these kernels use.
-pub fn has_bmi2_adx() -> bool {
-    std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("adx")
-}
 
 /// Assembly text of one row `t[0..len] += rdx * v[0..len]`, leaving the carry word (the
 /// limb at position `len`) in `{hp}`. Registers: `{t}` and `{v}` are advanced past the
@@ -290,11 +286,11 @@ unsafe fn redc_wide(out: *mut Limb, w: *mut Limb, m: *const Limb, m0inv: Limb, n
 }
 
 /// Montgomery product: full product then `redc_wide`; 2n^2 word products.
-pub fn mont_mul(out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], m0inv: Limb, t: &mut [Limb]) {
+pub(crate) fn mont_mul(_: Bmi2Adx, out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], m0inv: Limb, t: &mut [Limb]) {
     let n = m.len();
     assert!(n >= 1 && a.len() == n && b.len() == n && out.len() == n && t.len() >= 2 * n + 2);
     // SAFETY: lengths checked above; `out` is a distinct &mut, `t` a distinct &mut; the
-    // context selected this kernel only after `has_bmi2_adx()`.
+    // token proves the CPU runs BMI2 and ADX.
     unsafe {
         mul_wide(t.as_mut_ptr(), a.as_ptr(), b.as_ptr(), n);
         redc_wide(out.as_mut_ptr(), t.as_mut_ptr(), m.as_ptr(), m0inv, n);
@@ -302,7 +298,7 @@ pub fn mont_mul(out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], m0inv: Lim
 }
 
 /// Montgomery reduction of `t[..2n]` (value `< m*R`); `t` is destroyed.
-pub fn redc(out: &mut [Limb], t: &mut [Limb], m: &[Limb], m0inv: Limb) {
+pub(crate) fn redc(_: Bmi2Adx, out: &mut [Limb], t: &mut [Limb], m: &[Limb], m0inv: Limb) {
     let n = m.len();
     assert!(n >= 1 && out.len() == n && t.len() >= 2 * n);
     // SAFETY: as in mont_mul.
@@ -311,7 +307,7 @@ pub fn redc(out: &mut [Limb], t: &mut [Limb], m: &[Limb], m0inv: Limb) {
 
 /// Montgomery square: cross products once, doubled, plus the diagonal, then
 /// `redc_wide`; about 1.5n^2 word products.
-pub fn mont_sqr(out: &mut [Limb], a: &[Limb], m: &[Limb], m0inv: Limb, t: &mut [Limb]) {
+pub(crate) fn mont_sqr(_: Bmi2Adx, out: &mut [Limb], a: &[Limb], m: &[Limb], m0inv: Limb, t: &mut [Limb]) {
     let n = m.len();
     assert!(n >= 1 && a.len() == n && out.len() == n && t.len() >= 2 * n + 2);
     // SAFETY: as in mont_mul.

@@ -7,8 +7,8 @@
 //! squares happen there, and the result is moved back and fully reduced once.
 //!
 //! Contract of [`amm`] (k = `p.k` digits of 52 bits, R' = 2^(52k) >= 16m):
-//! - the CPU supports AVX-512F and AVX-512 IFMA (checked by [`has_ifma`] before a
-//!   context with this kernel exists);
+//! - the CPU supports AVX-512F and AVX-512 IFMA: every [`IfmaParams`] holds an
+//!   [`Avx512Ifma`] token, which only exists when it does (see `arith::cpu`);
 //! - inputs `a`, `b` are digit vectors of `p.width()` words, each word `< 2^52`, words
 //!   at index `>= k` zero, values `< 4m`;
 //! - the output has the same form: `a*b*R'^{-1} mod m` plus possibly m, `< 2m`
@@ -17,28 +17,22 @@
 //! - time and memory accesses depend only on k (the limb count of m): fixed trip
 //!   counts, no branch or index on digit values, carries by shifts and masks.
 
-use super::limbs::{neg_inv_mod_word, to_limbs, Limb};
+use crate::arith::cpu::Avx512Ifma;
+use crate::arith::limbs::{from_limbs, neg_inv_mod_word, to_limbs, Limb};
+use crate::arith::radix::{digits52_to_limbs, limbs_to_digits52, MASK52};
 use core::arch::x86_64::*;
 use num_bigint::BigUint;
 use num_traits::One;
 
-const MASK52: u64 = (1 << 52) - 1;
-
 /// Largest number of 8-digit vectors the kernel is instantiated for (4160 bits, enough
 /// for 4096-bit moduli); larger moduli use the scalar kernel.
-pub const MAX_VECTORS: usize = 10;
-
-/// True when the CPU supports AVX-512F and AVX-512 IFMA (and BMI2/ADX, which the
-/// IFMA kernel's contexts use for their single products).
-pub fn has_ifma() -> bool {
-    std::is_x86_feature_detected!("avx512f")
-        && std::is_x86_feature_detected!("avx512ifma")
-        && super::x86_64_adx::has_bmi2_adx()
-}
+pub(crate) const MAX_VECTORS: usize = 10;
 
 /// Per-modulus constants of the IFMA domain.
 #[derive(Clone, Debug)]
-pub struct IfmaParams {
+pub(crate) struct IfmaParams {
+    /// Proof that the CPU runs the kernels below.
+    cpu: Avx512Ifma,
     /// Number of 8-digit vectors.
     vectors: usize,
     /// Number of 52-bit digits k; R' = 2^(52k) >= 16m.
@@ -58,7 +52,7 @@ pub struct IfmaParams {
 
 impl IfmaParams {
     /// Constants for the odd modulus `m` of `n` limbs, or `None` when it is too large.
-    pub fn new(m: &BigUint, n: usize) -> Option<Self> {
+    pub(crate) fn new(cpu: Avx512Ifma, m: &BigUint, n: usize) -> Option<Self> {
         // 52k >= 64n + 4, so R' >= 16m: inputs up to 4m keep AMM's output below 2m, the
         // headroom that lets a Lucas ladder add a constant without reducing (`add`).
         let k = (64 * n + 4).div_ceil(52);
@@ -70,7 +64,7 @@ impl IfmaParams {
         let digits = |x: &BigUint| -> Vec<u64> {
             let limbs = to_limbs(x, n).expect("reduced");
             let mut d = vec![0; width];
-            limbs_to_digits(&mut d, &limbs, k);
+            limbs_to_digits52(&mut d, &limbs, k);
             d
         };
         let r = BigUint::one() << (64 * n);
@@ -82,73 +76,46 @@ impl IfmaParams {
         let mut wide = vec![0; 2 * n + 2];
         wide[..n].copy_from_slice(&to_limbs(&((&r1 * &r1) % m), n)?);
         let mut into = vec![0; n];
-        super::x86_64_adx::redc(&mut into, &mut wide, &m_limbs, m0inv);
+        super::adx::redc(cpu.adx(), &mut into, &mut wide, &m_limbs, m0inv);
         Some(IfmaParams {
+            cpu,
             vectors,
             k,
             n,
             m: digits(m),
             k0: m0inv & MASK52,
-            into: digits(&super::limbs::from_limbs(&into)),
+            into: digits(&from_limbs(&into)),
             out_of: digits(&(&r % m)),
             one: digits(&(&r1 % m)),
         })
     }
 
     /// Words per IFMA-domain element (a multiple of 8).
-    pub fn width(&self) -> usize {
+    pub(crate) fn width(&self) -> usize {
         8 * self.vectors
     }
 
     /// One in the IFMA domain.
-    pub fn one(&self) -> &[u64] {
+    pub(crate) fn one(&self) -> &[u64] {
         &self.one
     }
 
     /// IFMA-domain form (`< 2m`) of the scalar Montgomery element `a < m` (n limbs).
-    pub fn enter(&self, out: &mut [u64], a: &[Limb]) {
+    pub(crate) fn enter(&self, out: &mut [u64], a: &[Limb]) {
         let mut d = vec![0; self.width()];
-        limbs_to_digits(&mut d, a, self.k);
+        limbs_to_digits52(&mut d, a, self.k);
         amm(self, out, &d, &self.into);
     }
 
     /// Scalar Montgomery form, fully reduced, of the IFMA-domain element `a` (`< 4m`).
-    pub fn leave(&self, out: &mut [Limb], a: &[u64], m: &[Limb]) {
+    pub(crate) fn leave(&self, out: &mut [Limb], a: &[u64], m: &[Limb]) {
         let n = self.n;
         let mut d = vec![0; self.width()];
         amm(self, &mut d, a, &self.out_of);
         // d < 2m < 2^(64n+1): n limbs plus a top bit.
         let mut limbs = vec![0; n + 1];
-        digits_to_limbs(&mut limbs, &d, self.k);
+        digits52_to_limbs(&mut limbs, &d, self.k);
         super::portable::final_sub(out, &limbs[..n], limbs[n], m);
-    }
-}
-
-/// 52-bit digits of the little-endian limbs `a` into `d[..k]` (the rest of `d` is
-/// zeroed). Indices depend only on the lengths.
-pub fn limbs_to_digits(d: &mut [u64], a: &[Limb], k: usize) {
-    d.fill(0);
-    for (j, dj) in d.iter_mut().enumerate().take(k) {
-        let bit = 52 * j;
-        let (i, s) = (bit / 64, bit % 64);
-        let lo = a.get(i).copied().unwrap_or(0) >> s;
-        let hi = if s > 12 { a.get(i + 1).copied().unwrap_or(0) << (64 - s) } else { 0 };
-        *dj = (lo | hi) & MASK52;
-    }
-}
-
-/// Limbs `a` (all of `a.len()`) of the value whose 52-bit digits are `d[..k]`.
-pub fn digits_to_limbs(a: &mut [Limb], d: &[u64], k: usize) {
-    a.fill(0);
-    for (j, &dj) in d.iter().enumerate().take(k) {
-        let bit = 52 * j;
-        let (i, s) = (bit / 64, bit % 64);
-        if i < a.len() {
-            a[i] |= dj << s;
-        }
-        if s > 12 && i + 1 < a.len() {
-            a[i + 1] |= dj >> (64 - s);
-        }
     }
 }
 
@@ -173,7 +140,7 @@ macro_rules! by_vectors {
 }
 
 /// Almost-Montgomery product `out = a*b*R'^{-1} mod m` (`< 2m`); see the module docs.
-pub fn amm(p: &IfmaParams, out: &mut [u64], a: &[u64], b: &[u64]) {
+pub(crate) fn amm(p: &IfmaParams, out: &mut [u64], a: &[u64], b: &[u64]) {
     amm_n::<1>(p, [out], [a], [b]);
 }
 
@@ -181,15 +148,15 @@ pub fn amm(p: &IfmaParams, out: &mut [u64], a: &[u64], b: &[u64]) {
 /// `out2 = a2*b2*R'^{-1}` (each as [`amm`]). One product's loop-carried chain (q_i ->
 /// q_{i+1}, a few scalar multiplications per digit) leaves the vector units idle; two
 /// interleaved chains fill them, for nearly twice the throughput at 1024 bits.
-pub fn amm2(p: &IfmaParams, out1: &mut [u64], a1: &[u64], b1: &[u64], out2: &mut [u64], a2: &[u64], b2: &[u64]) {
+pub(crate) fn amm2(p: &IfmaParams, out1: &mut [u64], a1: &[u64], b1: &[u64], out2: &mut [u64], a2: &[u64], b2: &[u64]) {
     amm_n::<2>(p, [out1, out2], [a1, a2], [b1, b2]);
 }
 
 fn amm_n<const N: usize>(p: &IfmaParams, out: [&mut [u64]; N], a: [&[u64]; N], b: [&[u64]; N]) {
     let w = p.width();
     assert!(p.m.len() == w && (0..N).all(|i| out[i].len() >= w && a[i].len() >= w && b[i].len() >= w));
-    // SAFETY: the lengths are checked above; IfmaParams only exist in contexts built
-    // after `has_ifma()` (MontContext::with_kernel rejects Kernel::Ifma otherwise).
+    let _proof: Avx512Ifma = p.cpu;
+    // SAFETY: the lengths are checked above; `p.cpu` proves AVX-512F and IFMA.
     unsafe { by_vectors!(p.vectors, |V| amm_v::<V, N>(out, a, b, &p.m, p.k0, p.k)) }
 }
 
@@ -197,17 +164,19 @@ fn amm_n<const N: usize>(p: &IfmaParams, out: [&mut [u64]; N], a: [&[u64]; N], b
 /// `< R'`; the result is normalised to 52-bit digits. Used by the Lucas ladder to
 /// subtract a constant c as `+ (2m - c)` (see [`twice_modulus_minus`]). Timing depends
 /// only on the vector count.
-pub fn add(p: &IfmaParams, a: &mut [u64], b: &[u64]) {
+pub(crate) fn add(p: &IfmaParams, a: &mut [u64], b: &[u64]) {
     assert!(a.len() >= p.width() && b.len() >= p.width());
-    // SAFETY: lengths checked above; IfmaParams exist only when `has_ifma()`.
+    let _proof: Avx512Ifma = p.cpu;
+    // SAFETY: lengths checked above; `p.cpu` proves AVX-512F.
     unsafe { by_vectors!(p.vectors, |V| add_v::<V>(a, b)) }
 }
 
 /// `a = a + (a AND mask)` for `mask` in {0, !0}: a doubling or nothing, chosen without a
 /// branch (constant time in `mask`); `a < 2m` gives a result `< 4m`, normalised.
-pub fn double_masked(p: &IfmaParams, a: &mut [u64], mask: u64) {
+pub(crate) fn double_masked(p: &IfmaParams, a: &mut [u64], mask: u64) {
     assert!(a.len() >= p.width());
-    // SAFETY: length checked above; IfmaParams exist only when `has_ifma()`.
+    let _proof: Avx512Ifma = p.cpu;
+    // SAFETY: length checked above; `p.cpu` proves AVX-512F.
     unsafe { by_vectors!(p.vectors, |V| double_v::<V>(a, mask)) }
 }
 
@@ -264,7 +233,7 @@ unsafe fn double_v<const V: usize>(a: &mut [u64], mask: u64) {
 /// double with every step in the IFMA domain — one AMM squaring (`< 2m`) and one masked
 /// doubling (`< 4m`, which the next AMM accepts since R' >= 16m) per bit. Constant time:
 /// the sequence of operations and memory accesses depends only on `exp_bits` and the size.
-pub fn pow2_ct(p: &IfmaParams, exp: &[u64], exp_bits: usize, m: &[Limb]) -> Vec<Limb> {
+pub(crate) fn pow2_ct(p: &IfmaParams, exp: &[u64], exp_bits: usize, m: &[Limb]) -> Vec<Limb> {
     let w = p.width();
     let mut acc = p.one.clone();
     let mut sq = vec![0; w];
@@ -281,7 +250,7 @@ pub fn pow2_ct(p: &IfmaParams, exp: &[u64], exp_bits: usize, m: &[Limb]) -> Vec<
 
 /// `2m - c` as normalised digits, for an IFMA-domain element `c < 2m`: adding it to an
 /// AMM output (`< 2m`) subtracts c modulo m and stays below 4m, which [`amm`] accepts.
-pub fn twice_modulus_minus(p: &IfmaParams, c: &[u64]) -> Vec<u64> {
+pub(crate) fn twice_modulus_minus(p: &IfmaParams, c: &[u64]) -> Vec<u64> {
     let mut out = vec![0; p.width()];
     let (mut carry, mut borrow) = (0u64, 0u64);
     for j in 0..p.k {
@@ -464,7 +433,7 @@ mod tests {
 
     fn check_normalize(lanes: [u64; 16]) {
         let mut out = [0u64; 16];
-        // SAFETY: `has_ifma()` was checked by the caller; 16 words are read and written.
+        // SAFETY: the caller checked for an AVX-512 IFMA token; 16 words are read and written.
         unsafe {
             let mut v = [_mm512_setzero_si512(); 2];
             v[0] = _mm512_loadu_si512(lanes.as_ptr().cast());
@@ -479,7 +448,8 @@ mod tests {
 
     #[test]
     fn normalize_resolves_every_carry_pattern() {
-        if !has_ifma() {
+        if crate::arith::cpu::avx512_ifma().is_none() {
+            eprintln!("no AVX-512 IFMA on this CPU: normalisation not exercised");
             return;
         }
         // Ripples through runs of all-ones digits, across the vector boundary too.
@@ -517,13 +487,14 @@ mod tests {
 
     #[test]
     fn amm_at_the_top_of_its_range() {
-        if !has_ifma() {
+        let Some(cpu) = crate::arith::cpu::avx512_ifma() else {
+            eprintln!("no AVX-512 IFMA on this CPU: AMM not exercised");
             return;
-        }
+        };
         for bits in [64u64, 500, 512, 1024, 2047, 2048, 3072, 4095, 4096] {
             for m in [(BigUint::one() << bits) - 1u32, (BigUint::one() << (bits - 1)) + 1u32] {
                 let n = bits.div_ceil(64) as usize;
-                let p = IfmaParams::new(&m, n).unwrap();
+                let p = IfmaParams::new(cpu, &m, n).unwrap();
                 let r1 = BigUint::one() << (52 * p.k);
                 let r1_inv = r1.modinv(&m).unwrap();
                 // Largest allowed inputs: 4m - 1 (R' >= 16m), then 2m - 1 and m.
@@ -531,7 +502,7 @@ mod tests {
                 for (a, b) in [(top.clone(), top.clone()), (top.clone(), BigUint::one()), (&m * 2u32 - 1u32, m.clone()), (m.clone() - 1u32, BigUint::one())] {
                     let digits = |x: &BigUint| {
                         let mut d = vec![0; p.width()];
-                        limbs_to_digits(&mut d, &to_limbs(x, n + 1).unwrap(), p.k);
+                        limbs_to_digits52(&mut d, &to_limbs(x, n + 1).unwrap(), p.k);
                         d
                     };
                     let mut out = vec![0; p.width()];

@@ -1,66 +1,22 @@
 //! Montgomery context for one odd modulus: the representation every exponentiation in
 //! the crate works in. Element `x` is stored as `x*R mod m`, R = 2^(64n), n = limb count.
 
-use super::limbs::{neg_inv_mod_word, to_limbs, Limb};
-use super::{portable, ArithError};
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod adx;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod ifma;
+pub(crate) mod portable;
+pub mod word;
+
+use super::cpu::{Kernel, Tokens};
+use super::limbs::{from_limbs, neg_inv_mod_word, to_limbs, Limb};
+use super::ArithError;
 use num_bigint::BigUint;
 use num_traits::One;
 
 /// Largest modulus a context accepts, in bits. Bounds memory (a few kilobytes per
 /// buffer) and time; the primality front end documents its own, equal cap.
 pub const MAX_MODULUS_BITS: u64 = 1 << 17;
-
-/// Which implementation of the Montgomery kernels a context uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kernel {
-    /// `u128` products; every platform.
-    Portable,
-    /// x86_64 `mulx`/`adcx`/`adox`; only when the CPU has BMI2 and ADX.
-    #[cfg(target_arch = "x86_64")]
-    Adx,
-    /// x86_64 AVX-512 IFMA (radix 2^52) for exponentiations of moduli up to 4160 bits;
-    /// single products and conversions, and larger moduli, use the `Adx` kernel. Only
-    /// when the CPU has AVX-512F, AVX-512 IFMA, BMI2 and ADX.
-    #[cfg(target_arch = "x86_64")]
-    Ifma,
-}
-
-impl Kernel {
-    /// The fastest kernel this CPU supports (detected once per process).
-    pub fn best() -> Kernel {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::sync::OnceLock;
-            static BEST: OnceLock<Kernel> = OnceLock::new();
-            *BEST.get_or_init(|| *Kernel::available().last().expect("portable is always available"))
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        Kernel::Portable
-    }
-
-    /// Whether this CPU can run the kernel.
-    pub fn is_available(self) -> bool {
-        match self {
-            Kernel::Portable => true,
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Adx => super::x86_64_adx::has_bmi2_adx(),
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Ifma => super::x86_64_ifma::has_ifma(),
-        }
-    }
-
-    /// Every kernel usable on this CPU (tests run each), slowest first.
-    pub fn available() -> Vec<Kernel> {
-        let mut v = vec![Kernel::Portable];
-        #[cfg(target_arch = "x86_64")]
-        for k in [Kernel::Adx, Kernel::Ifma] {
-            if k.is_available() {
-                v.push(k);
-            }
-        }
-        v
-    }
-}
 
 /// Precomputation for Montgomery arithmetic modulo one odd `m >= 3`.
 ///
@@ -72,26 +28,24 @@ pub struct MontContext {
     m0inv: Limb,
     r2: Vec<Limb>,
     one: Vec<Limb>,
-    kernel: Kernel,
-    /// IFMA-domain constants when `kernel` is `Ifma` and the modulus is small enough.
+    /// The CPU tokens of the kernel in use: the proof its instructions exist.
+    cpu: Tokens,
+    /// IFMA-domain constants when the kernel is `Ifma` and the modulus is small enough.
     #[cfg(target_arch = "x86_64")]
-    ifma: Option<super::x86_64_ifma::IfmaParams>,
+    ifma: Option<ifma::IfmaParams>,
 }
 
 impl MontContext {
-    /// Context for odd `m >= 3` with the fastest kernel for this CPU.
+    /// Context for odd `m >= 3` with the process-wide kernel ([`Kernel::selected`]: the
+    /// fastest this CPU has unless `PRIMEKIT_KERNEL` names another).
     pub fn new(m: &BigUint) -> Result<Self, ArithError> {
-        Self::with_kernel(m, Kernel::best())
+        Self::with_tokens(m, Tokens::selected()?)
     }
 
     /// Context with a chosen kernel (tests and benchmarks compare kernels); fails with
     /// `KernelUnavailable` if this CPU cannot run it.
     pub fn with_kernel(m: &BigUint, kernel: Kernel) -> Result<Self, ArithError> {
-        if !kernel.is_available() {
-            return Err(ArithError::KernelUnavailable);
-        }
-        // SAFETY: availability was just checked.
-        unsafe { Self::with_kernel_unchecked(m, kernel) }
+        Self::with_tokens(m, Tokens::detect(kernel).ok_or(ArithError::KernelUnavailable)?)
     }
 
     /// [`Self::with_kernel`] without the CPU-feature check.
@@ -101,6 +55,11 @@ impl MontContext {
     /// say otherwise. The one intended user is the ctgrind tool: valgrind's virtual CPU
     /// executes mulx/adcx/adox but hides BMI2/ADX from CPUID.
     pub unsafe fn with_kernel_unchecked(m: &BigUint, kernel: Kernel) -> Result<Self, ArithError> {
+        // SAFETY: forwarded to the caller.
+        Self::with_tokens(m, unsafe { super::cpu::assume(kernel) })
+    }
+
+    pub(crate) fn with_tokens(m: &BigUint, cpu: Tokens) -> Result<Self, ArithError> {
         if m.bits() < 2 {
             return Err(ArithError::ModulusTooSmall);
         }
@@ -116,16 +75,13 @@ impl MontContext {
         let one = to_limbs(&(&r % m), n).expect("reduced");
         let r2 = to_limbs(&((&r * &r) % m), n).expect("reduced");
         #[cfg(target_arch = "x86_64")]
-        let ifma = match kernel {
-            Kernel::Ifma => super::x86_64_ifma::IfmaParams::new(m, n),
-            _ => None,
-        };
+        let ifma = cpu.ifma().and_then(|t| ifma::IfmaParams::new(t, m, n));
         Ok(MontContext {
             m0inv: neg_inv_mod_word(limbs[0]),
             m: limbs,
             r2,
             one,
-            kernel,
+            cpu,
             #[cfg(target_arch = "x86_64")]
             ifma,
         })
@@ -148,12 +104,17 @@ impl MontContext {
 
     /// The kernel in use.
     pub fn kernel(&self) -> Kernel {
-        self.kernel
+        self.cpu.kernel()
+    }
+
+    /// The CPU tokens of the kernel in use (for the lane backends built on a context).
+    pub(crate) fn tokens(&self) -> Tokens {
+        self.cpu
     }
 
     /// IFMA-domain constants, when exponentiations run in that domain.
     #[cfg(target_arch = "x86_64")]
-    pub(crate) fn ifma(&self) -> Option<&super::x86_64_ifma::IfmaParams> {
+    pub(crate) fn ifma(&self) -> Option<&ifma::IfmaParams> {
         self.ifma.as_ref()
     }
 
@@ -170,20 +131,20 @@ impl MontContext {
     /// `out = a*b*R^{-1} mod m`. Inputs `< m`, `out` distinct from both, `t` from `scratch()`.
     #[inline]
     pub fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], t: &mut [Limb]) {
-        match self.kernel {
-            Kernel::Portable => portable::mont_mul(out, a, b, &self.m, self.m0inv, t),
+        match self.adx() {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Adx | Kernel::Ifma => super::x86_64_adx::mont_mul(out, a, b, &self.m, self.m0inv, t),
+            Some(cpu) => adx::mont_mul(cpu, out, a, b, &self.m, self.m0inv, t),
+            _ => portable::mont_mul(out, a, b, &self.m, self.m0inv, t),
         }
     }
 
     /// `out = a*a*R^{-1} mod m` with the dedicated squaring. Same contract as `mul`.
     #[inline]
     pub fn sqr(&self, out: &mut [Limb], a: &[Limb], t: &mut [Limb]) {
-        match self.kernel {
-            Kernel::Portable => portable::mont_sqr(out, a, &self.m, self.m0inv, t),
+        match self.adx() {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Adx | Kernel::Ifma => super::x86_64_adx::mont_sqr(out, a, &self.m, self.m0inv, t),
+            Some(cpu) => adx::mont_sqr(cpu, out, a, &self.m, self.m0inv, t),
+            _ => portable::mont_sqr(out, a, &self.m, self.m0inv, t),
         }
     }
 
@@ -201,17 +162,27 @@ impl MontContext {
         w.fill(0);
         w[..n].copy_from_slice(a);
         let mut out = vec![0; n];
-        match self.kernel {
-            Kernel::Portable => portable::redc(&mut out, w, &self.m, self.m0inv),
+        match self.adx() {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Adx | Kernel::Ifma => super::x86_64_adx::redc(&mut out, w, &self.m, self.m0inv),
+            Some(cpu) => adx::redc(cpu, &mut out, w, &self.m, self.m0inv),
+            _ => portable::redc(&mut out, w, &self.m, self.m0inv),
         }
         out
     }
 
+    /// The BMI2/ADX token when the kernel's single products use `mulx`/`adcx`/`adox`.
+    #[inline]
+    fn adx(&self) -> Option<super::cpu::Bmi2Adx> {
+        match self.cpu {
+            Tokens::Portable => None,
+            Tokens::Adx(t) => Some(t),
+            Tokens::Ifma(t) => Some(t.adx()),
+        }
+    }
+
     /// Limbs of `x mod m` (any `x`), in ordinary form.
     pub fn reduce(&self, x: &BigUint) -> Vec<Limb> {
-        let m = super::limbs::from_limbs(&self.m);
+        let m = from_limbs(&self.m);
         to_limbs(&(x % m), self.len()).expect("reduced")
     }
 }

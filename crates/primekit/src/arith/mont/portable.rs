@@ -7,7 +7,7 @@
 //!   (its contents on entry are ignored);
 //! - time and memory accesses depend only on `n`, never on limb values.
 
-use super::limbs::{sub_into, Limb};
+use crate::arith::limbs::{sub_into, Limb};
 
 #[inline(always)]
 fn mac(t: Limb, a: Limb, b: Limb, carry: Limb) -> (Limb, Limb) {

@@ -36,7 +36,8 @@
 //!   added side by side at the column's end ([`with_late_terms`]); q_(k-1) stays in a
 //!   register for them, older q are stored and reloaded, and nothing else waits for it.
 
-use super::ifma::{LANES, MASK52};
+use super::ifma::LANES;
+use crate::arith::radix::MASK52;
 use core::arch::x86_64::*;
 
 /// Sum of four vectors.

@@ -23,44 +23,34 @@
 //! [`Ifma8::eq_lanes_ct`] are constant time in the exponent and the lanes (prime
 //! generation's rounds on a secret candidate).
 
-use num_bigint::BigUint;
-use num_traits::{One, Zero};
-
-#[cfg(target_arch = "x86_64")]
+use crate::arith::cpu::Avx512Ifma;
+use crate::arith::limbs::{neg_inv_mod_2_52, to_limbs};
+use crate::arith::radix::{digit, MASK52};
 use core::arch::x86_64::*;
+use num_bigint::BigUint;
+use num_traits::One;
 
 /// Lanes processed together.
-pub const LANES: usize = 8;
-pub(super) const MASK52: u64 = (1 << 52) - 1;
-
-/// True when this CPU has AVX-512F and AVX-512 IFMA.
-pub fn has_ifma() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
+pub(super) const LANES: usize = 8;
 
 /// One number per lane: `limbs[j][k]` is 52-bit limb j of lane k.
 #[derive(Clone, Debug)]
-pub struct Lanes {
+pub(super) struct Lanes {
     limbs: Vec<[u64; LANES]>,
 }
 
 /// A value prepared for the constant-time lane comparison [`Ifma8::eq_lanes_ct`].
 #[derive(Clone, Debug)]
-pub struct LaneTarget {
+pub(super) struct LaneTarget {
     t: Vec<u64>,
     tm: Vec<u64>,
 }
 
 /// Precomputation for one odd modulus m (public).
 #[derive(Clone, Debug)]
-pub struct Ifma8 {
+pub(super) struct Ifma8 {
+    /// Proof that the CPU runs AVX-512F and IFMA.
+    cpu: Avx512Ifma,
     l: usize,
     m: BigUint,
     m52: Vec<[u64; LANES]>,
@@ -70,44 +60,38 @@ pub struct Ifma8 {
     one: Vec<u64>,
 }
 
+/// The l digits of radix 2^52 of `x < 2^(52 l)`.
 fn to_radix52(x: &BigUint, l: usize) -> Vec<u64> {
-    let mut out = Vec::with_capacity(l);
-    let mut v = x.clone();
-    let mask = BigUint::from(MASK52);
-    for _ in 0..l {
-        out.push((&v & &mask).iter_u64_digits().next().unwrap_or(0));
-        v >>= 52u32;
-    }
-    debug_assert!(v.is_zero());
-    out
+    let limbs = to_limbs(x, (52 * l).div_ceil(64)).expect("x < 2^(52 l)");
+    (0..l).map(|j| digit(&limbs, 52, j)).collect()
 }
 
-fn from_radix52(limbs: impl Iterator<Item = u64>) -> BigUint {
-    let v: Vec<u64> = limbs.collect();
-    v.iter().rev().fold(BigUint::zero(), |acc, &x| (acc << 52u32) + x)
+/// The number whose radix-2^52 digits are `d`.
+#[cfg(test)]
+fn from_radix52(d: impl Iterator<Item = u64>) -> BigUint {
+    use crate::arith::{limbs::from_limbs, radix::digits52_to_limbs};
+    let d: Vec<u64> = d.collect();
+    let mut limbs = vec![0; (52 * d.len()).div_ceil(64)];
+    digits52_to_limbs(&mut limbs, &d, d.len());
+    from_limbs(&limbs)
 }
 
 impl Ifma8 {
-    /// Context for odd `m >= 3`, or `None` when the CPU lacks IFMA or m is unsuitable.
-    pub fn new(m: &BigUint) -> Option<Ifma8> {
-        if !has_ifma() || !m.bit(0) || m.bits() < 2 || m.bits() > 50_000 {
+    /// Context for odd `m >= 3` of at most 50,000 bits (the accumulator bound of the
+    /// module contract), else `None`.
+    pub(super) fn new(cpu: Avx512Ifma, m: &BigUint) -> Option<Ifma8> {
+        if !m.bit(0) || m.bits() < 2 || m.bits() > 50_000 {
             return None;
         }
         // Round l up to a size with a fully unrolled kernel (zero top limbs are harmless:
         // a larger R keeps 4m < R).
         let l = (m.bits() as usize + 2).div_ceil(52);
         let l = FIXED_SIZES.iter().copied().find(|&f| f >= l).unwrap_or(l);
-        let m0 = m.iter_u64_digits().next().unwrap() & MASK52;
-        // -m^{-1} mod 2^52 by Newton iteration.
-        let mut inv = m0;
-        for _ in 0..6 {
-            inv = inv.wrapping_mul(2u64.wrapping_sub(m0.wrapping_mul(inv)));
-        }
-        let m0inv = inv.wrapping_neg() & MASK52;
+        let m0inv = neg_inv_mod_2_52(m.iter_u64_digits().next().expect("m >= 3"));
         let r = BigUint::one() << (52 * l);
         let r2 = (&r * &r) % m;
         let m52 = to_radix52(m, l).into_iter().map(|x| [x; LANES]).collect();
-        let mut ctx = Ifma8 { l, m: m.clone(), m52, m0inv, r2: Lanes { limbs: Vec::new() }, one: Vec::new() };
+        let mut ctx = Ifma8 { cpu, l, m: m.clone(), m52, m0inv, r2: Lanes { limbs: Vec::new() }, one: Vec::new() };
         ctx.r2 = ctx.broadcast(&r2);
         ctx.one = ctx.to_mont(&[]).limbs.as_flattened().to_vec();
         Some(ctx)
@@ -118,7 +102,7 @@ impl Ifma8 {
     }
 
     /// Lanes holding `xs` (up to 8 values `< m`; missing lanes get 1), in Montgomery form.
-    pub fn to_mont(&self, xs: &[BigUint]) -> Lanes {
+    pub(super) fn to_mont(&self, xs: &[BigUint]) -> Lanes {
         assert!(xs.len() <= LANES);
         let mut lanes = Lanes { limbs: vec![[0; LANES]; self.l] };
         for k in 0..LANES {
@@ -131,14 +115,14 @@ impl Ifma8 {
     }
 
     /// Lane-wise Montgomery square (values < 2m in, < 2m out).
-    pub fn sqr(&self, a: &Lanes) -> Lanes {
+    pub(super) fn sqr(&self, a: &Lanes) -> Lanes {
         let mut out = Lanes { limbs: vec![[0; LANES]; self.l] };
         self.product::<true>(&mut out.limbs, &a.limbs, &a.limbs);
         out
     }
 
     /// Lane-wise Montgomery product (values < 2m in, < 2m out).
-    pub fn mul(&self, a: &Lanes, b: &Lanes) -> Lanes {
+    pub(super) fn mul(&self, a: &Lanes, b: &Lanes) -> Lanes {
         let mut out = Lanes { limbs: vec![[0; LANES]; self.l] };
         self.mul_into(&mut out.limbs, &a.limbs, &b.limbs);
         out
@@ -153,7 +137,6 @@ impl Ifma8 {
     fn product<const SQUARE: bool>(&self, out: &mut [[u64; LANES]], a: &[[u64; LANES]], b: &[[u64; LANES]]) {
         assert!(out.len() == self.l && a.len() == self.l && b.len() == self.l);
         let inv = [self.m0inv; LANES];
-        #[cfg(target_arch = "x86_64")]
         {
             macro_rules! fixed {
                 ($($l:literal)*) => {
@@ -162,8 +145,9 @@ impl Ifma8 {
                             let o: &mut [[u64; LANES]; $l] = out.try_into().expect("l digits");
                             let (a, b, m): (&[[u64; LANES]; $l], &[[u64; LANES]; $l], &[[u64; LANES]; $l]) =
                                 (a.try_into().expect("l digits"), b.try_into().expect("l digits"), self.m52.as_slice().try_into().expect("l digits"));
-                            // SAFETY: `new` returned Some only when the CPU has AVX-512F
-                            // and IFMA; inputs < 2m with 4m < R give a b < R m.
+                            let _proof: Avx512Ifma = self.cpu;
+                            // SAFETY: `self.cpu` proves AVX-512F and IFMA; inputs < 2m
+                            // with 4m < R give a b < R m.
                             unsafe { super::ifma_columns::amm_column_pairs::<$l, SQUARE>(o, a, b, m, _mm512_set1_epi64(self.m0inv as i64)) };
                             return;
                         })*
@@ -173,13 +157,15 @@ impl Ifma8 {
             }
             fixed!(10 20 30 40 60 80);
         }
-        // SAFETY: `new` returned Some only when the CPU has AVX-512F and IFMA; all
-        // slices have the lengths the kernel expects (checked above).
+        let _proof: Avx512Ifma = self.cpu;
+        // SAFETY: `self.cpu` proves AVX-512F and IFMA; all slices have the lengths the
+        // kernel expects (checked above).
         unsafe { amm(out, a, b, &self.m52, &inv) }
     }
 
     /// Each lane's value as the canonical Montgomery residue in [0, m).
-    pub fn lanes_reduced(&self, x: &Lanes) -> Vec<BigUint> {
+    #[cfg(test)]
+    fn lanes_reduced(&self, x: &Lanes) -> Vec<BigUint> {
         (0..LANES)
             .map(|k| {
                 let v = from_radix52(x.limbs.iter().map(|l| l[k]));
@@ -193,7 +179,8 @@ impl Ifma8 {
     }
 
     /// `R mod m` and `(m-1) R mod m`: 1 and -1 in this context's Montgomery form.
-    pub fn one_and_minus_one(&self) -> (BigUint, BigUint) {
+    #[cfg(test)]
+    fn one_and_minus_one(&self) -> (BigUint, BigUint) {
         let r = (BigUint::one() << (52 * self.l)) % &self.m;
         let mr = (&self.m - &r) % &self.m;
         (r, mr)
@@ -203,20 +190,25 @@ impl Ifma8 {
     /// (higher bits must be zero), in constant time for a secret exponent and secret
     /// lanes, by the crate's one fixed-window routine ([`super::modexp`]); its table
     /// lookup reads every entry under masks, here a whole vector at a time.
-    pub fn pow_ct(&self, base: &Lanes, e: &[u64], exp_bits: usize) -> Lanes {
-        let flat = super::modexp::pow_ct_in(&mut { self }, base.limbs.as_flattened(), e, exp_bits);
+    pub(super) fn pow_ct(&self, base: &Lanes, e: &[u64], exp_bits: usize) -> Lanes {
+        let flat = crate::arith::modexp::pow_ct_in(&mut { self }, base.limbs.as_flattened(), e, exp_bits);
         Lanes { limbs: flat.as_chunks::<LANES>().0.to_vec() }
     }
 
-    /// `target` (< m) prepared for [`Self::eq_lanes_ct`]: its digits and those of
-    /// target + m, the two values a lane (< 2m) congruent to it can hold.
-    pub fn lane_target(&self, target: &BigUint) -> LaneTarget {
+    /// `v` (ordinary form, < m) prepared for [`Self::eq_lanes_ct`] as v R mod m.
+    pub(super) fn target(&self, v: &BigUint) -> LaneTarget {
+        self.lane_target(&((v << (52 * self.l)) % &self.m))
+    }
+
+    /// `target` (Montgomery form, < m) prepared for [`Self::eq_lanes_ct`]: its digits
+    /// and those of target + m, the two values a lane (< 2m) congruent to it can hold.
+    fn lane_target(&self, target: &BigUint) -> LaneTarget {
         LaneTarget { t: to_radix52(target, self.l), tm: to_radix52(&(target + &self.m), self.l) }
     }
 
     /// Lanes (bit k for lane k) whose value (< 2m) is congruent to `target` modulo m, in
     /// constant time: compared digit by digit with both forms, with no early exit.
-    pub fn eq_lanes_ct(&self, x: &Lanes, target: &LaneTarget) -> u8 {
+    pub(super) fn eq_lanes_ct(&self, x: &Lanes, target: &LaneTarget) -> u8 {
         let (t, tm) = (&target.t, &target.tm);
         let (mut d0, mut d1) = ([0u64; LANES], [0u64; LANES]);
         for (j, limb) in x.limbs.iter().enumerate() {
@@ -236,8 +228,8 @@ impl Ifma8 {
 
     /// Lane-wise `base^e` (Montgomery form in and out) by the crate's one sliding-window
     /// routine ([`super::modexp`]); variable time in the public exponent.
-    pub fn pow_vartime(&self, base: &Lanes, e: &[u64]) -> Lanes {
-        let flat = super::modexp::pow_vartime_in(&mut { self }, base.limbs.as_flattened(), e);
+    pub(super) fn pow_vartime(&self, base: &Lanes, e: &[u64]) -> Lanes {
+        let flat = crate::arith::modexp::pow_vartime_in(&mut { self }, base.limbs.as_flattened(), e);
         Lanes { limbs: flat.as_chunks::<LANES>().0.to_vec() }
     }
 }
@@ -248,9 +240,8 @@ impl Ifma8 {
 /// entry-by-entry loop of the scalar lookup cost as much as the products here).
 ///
 /// # Safety
-/// The CPU must support AVX-512F (every [`Ifma8`] caller has it); `out.len()` is a
-/// multiple of 8 and `table.len()` a multiple of `out.len()`.
-#[cfg(target_arch = "x86_64")]
+/// The CPU must support AVX-512F (every [`Ifma8`] holds a token proving it);
+/// `out.len()` is a multiple of 8 and `table.len()` a multiple of `out.len()`.
 #[target_feature(enable = "avx512f")]
 unsafe fn select_ct(out: &mut [u64], table: &[u64], idx: usize) {
     let w = out.len();
@@ -270,7 +261,7 @@ unsafe fn select_ct(out: &mut [u64], table: &[u64], idx: usize) {
 }
 
 /// Eight lanes as one element of `8 l` words, so the window routine is shared.
-impl super::modexp::Domain for &Ifma8 {
+impl crate::arith::modexp::Domain for &Ifma8 {
     fn width(&self) -> usize {
         self.l * LANES
     }
@@ -284,10 +275,10 @@ impl super::modexp::Domain for &Ifma8 {
         let a = a.as_chunks::<LANES>().0;
         self.product::<true>(out.as_chunks_mut::<LANES>().0, a, a)
     }
-    #[cfg(target_arch = "x86_64")]
     fn lookup_ct(&self, out: &mut [u64], table: &[u64], idx: usize) {
-        // SAFETY: an Ifma8 exists only when the CPU has AVX-512F (and IFMA); elements
-        // are 8 l words and the table holds whole elements.
+        let _proof: Avx512Ifma = self.cpu;
+        // SAFETY: `self.cpu` proves AVX-512F; elements are 8 l words and the table holds
+        // whole elements.
         unsafe { select_ct(out, table, idx) }
     }
 }
@@ -301,9 +292,8 @@ pub(super) const FIXED_SIZES: [usize; 6] = [10, 20, 30, 40, 60, 80];
 /// # Safety
 /// The CPU must support AVX-512F and AVX-512 IFMA. `out`, `a`, `b`, `m` have l entries,
 /// `acc` has 2l + 1.
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub(super) unsafe fn amm(out: &mut [[u64; LANES]], a: &[[u64; LANES]], b: &[[u64; LANES]], m: &[[u64; LANES]], m0inv: &[u64; LANES]) {
+unsafe fn amm(out: &mut [[u64; LANES]], a: &[[u64; LANES]], b: &[[u64; LANES]], m: &[[u64; LANES]], m0inv: &[u64; LANES]) {
     let l = m.len();
     assert!(a.len() == l && b.len() == l && out.len() == l);
     let ld = |p: &[u64; LANES]| unsafe { _mm512_loadu_si512(p.as_ptr() as *const _) };
@@ -338,10 +328,6 @@ pub(super) unsafe fn amm(out: &mut [[u64; LANES]], a: &[[u64; LANES]], b: &[[u64
     }
 }
 
-#[cfg(not(target_arch = "x86_64"))]
-pub(super) unsafe fn amm(_: &mut [[u64; LANES]], _: &[[u64; LANES]], _: &[[u64; LANES]], _: &[[u64; LANES]], _: &[u64; LANES]) {
-    unreachable!("Ifma8::new returns None off x86_64")
-}
 
 #[cfg(test)]
 mod tests {
@@ -351,14 +337,15 @@ mod tests {
 
     #[test]
     fn pow_ct_matches_modpow_per_lane() {
-        if !has_ifma() {
+        let Some(cpu) = crate::arith::cpu::avx512_ifma() else {
+            eprintln!("no AVX-512 IFMA on this CPU: lane kernel not exercised");
             return;
-        }
+        };
         let mut rng = rand::rngs::StdRng::seed_from_u64(6);
         for bits in [200u64, 1024, 2048, 3072] {
             let mut m = rng.gen_biguint(bits) | BigUint::one();
             m.set_bit(bits - 1, true);
-            let ctx = Ifma8::new(&m).unwrap();
+            let ctx = Ifma8::new(cpu, &m).unwrap();
             let xs: Vec<BigUint> = (0..LANES).map(|k| if k == 0 { &m - 1u8 } else { rng.gen_biguint_below(&m) }).collect();
             // Exponent lengths not a multiple of the window, and all ones.
             for e in [rng.gen_biguint(bits - 3), (BigUint::one() << (bits - 1)) - 1u8] {
@@ -379,10 +366,10 @@ mod tests {
 
     #[test]
     fn pow_matches_modpow_per_lane() {
-        if !has_ifma() {
+        let Some(cpu) = crate::arith::cpu::avx512_ifma() else {
             eprintln!("no AVX-512 IFMA on this CPU: lane kernel not exercised");
             return;
-        }
+        };
         let mut rng = rand::rngs::StdRng::seed_from_u64(5);
         for bits in [3u64, 52, 53, 64, 100, 511, 1024, 1500, 2048, 3072, 4096] {
             let mut m = rng.gen_biguint(bits) | BigUint::one();
@@ -390,7 +377,7 @@ mod tests {
             if m.bits() < 2 {
                 m = BigUint::from(3u8);
             }
-            let ctx = Ifma8::new(&m).unwrap();
+            let ctx = Ifma8::new(cpu, &m).unwrap();
             let xs: Vec<BigUint> = (0..LANES).map(|k| if k == 0 { &m - 1u8 } else { rng.gen_biguint_below(&m) }).collect();
             let e = rng.gen_biguint(bits.min(1100));
             let got = ctx.lanes_reduced(&ctx.pow_vartime(&ctx.to_mont(&xs), &e.to_u64_digits()));

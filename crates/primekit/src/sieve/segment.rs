@@ -179,7 +179,7 @@ pub fn survivors(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gen::residues::first_odd_primes;
+    use crate::sieve::primes::first_odd_primes;
     use num_bigint::BigUint;
     use num_integer::Integer;
     use num_traits::Zero;

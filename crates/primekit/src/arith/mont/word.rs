@@ -1,7 +1,7 @@
 //! Single-word Montgomery arithmetic for odd moduli below 2^64 (the exact small-number
 //! primality path). Variable time: used only on public inputs.
 
-use super::limbs::neg_inv_mod_word;
+use crate::arith::limbs::neg_inv_mod_word;
 
 /// Montgomery context for an odd modulus `m < 2^64` (R = 2^64).
 #[derive(Clone, Copy, Debug)]

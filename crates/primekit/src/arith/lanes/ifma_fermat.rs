@@ -2,7 +2,7 @@
 //! one per 64-bit lane, each lane computing 2^(n_k - 1) mod n_k in constant time.
 //!
 //! Why: in prime generation the base-2 Fermat test of each sieve survivor dominates the
-//! cost (issue 6, "several candidates in flight"); survivors of one search have the same
+//! cost; survivors of one search have the same
 //! bit length, so eight of them can share every instruction of the radix-2^52 almost
 //! Montgomery squaring of `ifma_columns`, with a per-lane modulus and per-lane
 //! -m^{-1} mod 2^52.
@@ -17,49 +17,42 @@
 //! public `bits` and the limb count; per-lane choices are `vpblendmq` masks computed from
 //! borrows and exponent bits. Only the returned pass/fail bit mask depends on secrets.
 
-use super::ifma::{has_ifma, FIXED_SIZES, LANES, MASK52};
-#[cfg(target_arch = "x86_64")]
+use super::ifma::{FIXED_SIZES, LANES};
 use super::ifma_columns::amm_column_pairs;
-
-#[cfg(target_arch = "x86_64")]
+use crate::arith::cpu::Avx512Ifma;
+use crate::arith::limbs::{neg_inv_mod_2_52, to_limbs};
+use crate::arith::radix::{digit, MASK52};
 use core::arch::x86_64::*;
+use num_bigint::BigUint;
 
 /// Largest candidate size accepted (80 limbs of 52 bits minus four guard bits: R >= 16m
 /// lets a doubled square, < 4m, go into the next squaring unreduced).
-pub const MAX_BITS: usize = 80 * 52 - 4;
+pub(super) const MAX_BITS: usize = 80 * 52 - 4;
 
-/// Base-2 Fermat test of up to eight candidates at once.
+/// Base-2 Fermat test of 1 to 8 candidates at once.
 ///
-/// Contract: every candidate (little-endian u64 limbs, any lengths) is odd and has
-/// `bits` or `bits - 1` bits (so a safe-prime search can test p and q = (p - 1)/2 in one
-/// batch), 3 <= bits <= [`MAX_BITS`]; `bits` and the number of candidates
-/// are public. Returns `None` when the CPU lacks AVX-512 IFMA or the contract's public
-/// part fails (empty or more than 8 candidates, `bits` out of range, a limb slice too
-/// short or long for `bits`); otherwise `Some(mask)` where bit k is set exactly when
-/// 2^(n_k - 1) = 1 (mod n_k). Missing lanes repeat candidate 0 and their bits are
-/// cleared. Parity and size of the candidates are NOT checked (a check would branch on
-/// secret data): a violating candidate yields a meaningless bit for its lane only.
-/// Timing depends only on `bits` (see the module doc).
-pub fn fermat_base_two_lanes(cands: &[&[u64]], bits: usize) -> Option<u8> {
-    if !has_ifma() || cands.is_empty() || cands.len() > LANES || !(3..=MAX_BITS).contains(&bits) {
-        return None;
-    }
-    if cands.iter().any(|c| c.len() * 64 < bits || c.len() > bits.div_ceil(64)) {
-        return None;
-    }
+/// Contract (checked by the caller, `FermatBatch::test_ct`, except parity): every
+/// candidate is odd and has `bits` or `bits - 1` bits, 3 <= bits <= [`MAX_BITS`]; `bits`
+/// and the number of candidates are public. Returns a mask whose bit k is set exactly
+/// when 2^(n_k - 1) = 1 (mod n_k). Missing lanes repeat candidate 0 and their bits are
+/// cleared. Timing depends only on `bits` (see the module doc).
+pub(super) fn fermat_base_two_lanes(cpu: Avx512Ifma, cands: &[BigUint], bits: usize) -> u8 {
+    assert!(!cands.is_empty() && cands.len() <= LANES && (3..=MAX_BITS).contains(&bits));
     let l = (bits + 4).div_ceil(52);
-    let l = FIXED_SIZES.iter().copied().find(|&f| f >= l)?;
+    let l = FIXED_SIZES.iter().copied().find(|&f| f >= l).expect("bits <= MAX_BITS");
     let mut m = vec![[0u64; LANES]; l];
     let mut m0inv = [0u64; LANES];
     for k in 0..LANES {
-        let c = cands.get(k).copied().unwrap_or(cands[0]);
+        // Limbs of a fixed length, so no length reveals a candidate's size.
+        let c = to_limbs(cands.get(k).unwrap_or(&cands[0]), bits.div_ceil(64)).expect("candidate of at most `bits` bits");
         for (j, limb) in m.iter_mut().enumerate() {
-            limb[k] = radix52_limb(c, j);
+            limb[k] = digit(&c, 52, j);
         }
-        m0inv[k] = neg_inv52(m[0][k]);
+        m0inv[k] = neg_inv_mod_2_52(m[0][k]);
     }
-    // SAFETY: has_ifma() checked AVX-512F + IFMA; `m` has exactly L limbs for the
-    // matching instantiation and bits <= 52 L - 2.
+    let _proof: Avx512Ifma = cpu;
+    // SAFETY: `cpu` proves AVX-512F + IFMA; `m` has exactly L limbs for the matching
+    // instantiation and bits <= 52 L - 4.
     let pass = unsafe {
         match l {
             10 => fermat_fixed::<10>(&m, &m0inv, bits),
@@ -70,31 +63,11 @@ pub fn fermat_base_two_lanes(cands: &[&[u64]], bits: usize) -> Option<u8> {
             _ => fermat_fixed::<80>(&m, &m0inv, bits),
         }
     };
-    let used = if cands.len() == LANES { 0xff } else { (1u8 << cands.len()) - 1 };
-    Some(pass & used)
-}
-
-/// Limb j (bits 52j .. 52j + 51) of the little-endian u64 number `c`; indices depend only
-/// on j and the public length of `c`.
-fn radix52_limb(c: &[u64], j: usize) -> u64 {
-    let (w, off) = (52 * j / 64, 52 * j % 64);
-    let lo = c.get(w).copied().unwrap_or(0) >> off;
-    let hi = if off > 12 { c.get(w + 1).copied().unwrap_or(0) << (64 - off) } else { 0 };
-    (lo | hi) & MASK52
-}
-
-/// -m0^{-1} mod 2^52 for odd m0 by Newton iteration (branch-free).
-fn neg_inv52(m0: u64) -> u64 {
-    let mut inv = m0;
-    for _ in 0..6 {
-        inv = inv.wrapping_mul(2u64.wrapping_sub(m0.wrapping_mul(inv)));
-    }
-    inv.wrapping_neg() & MASK52
+    pass & (super::lane_mask(cands.len()) as u8)
 }
 
 /// Lane-wise x = 2x, then x -= md when 2x >= md (x < md on entry, so x < md on exit;
 /// 2x must fit in L limbs). Masks only.
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 fn double_mod<const L: usize>(x: &mut [__m512i; L], md: &[__m512i; L]) {
     let mask = _mm512_set1_epi64(MASK52 as i64);
@@ -108,7 +81,6 @@ fn double_mod<const L: usize>(x: &mut [__m512i; L], md: &[__m512i; L]) {
 }
 
 /// Lane-wise x -= md when x >= md (masks only).
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 fn reduce_once<const L: usize>(x: &mut [__m512i; L], md: &[__m512i; L]) {
     let mask = _mm512_set1_epi64(MASK52 as i64);
@@ -131,7 +103,6 @@ fn reduce_once<const L: usize>(x: &mut [__m512i; L], md: &[__m512i; L]) {
 /// # Safety
 /// The CPU must support AVX-512F and IFMA. `m` has L limbs < 2^52 per lane, each lane's
 /// modulus odd with 2^(bits-2) < m_k < 2^bits, 3 <= bits <= 52 L - 4 (so R >= 16 m_k).
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512ifma")]
 unsafe fn fermat_fixed<const L: usize>(m: &[[u64; LANES]], m0inv: &[u64; LANES], bits: usize) -> u8 {
     assert!(m.len() == L && bits + 4 <= 52 * L);
@@ -188,11 +159,6 @@ unsafe fn fermat_fixed<const L: usize>(m: &[[u64; LANES]], m0inv: &[u64; LANES],
     _mm512_cmpeq_epi64_mask(diff, zero)
 }
 
-#[cfg(not(target_arch = "x86_64"))]
-unsafe fn fermat_fixed<const L: usize>(_: &[[u64; LANES]], _: &[u64; LANES], _: usize) -> u8 {
-    unreachable!("has_ifma() is false off x86_64")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,17 +170,8 @@ mod tests {
         BigUint::from(2u8).modpow(&(n - 1u8), n).is_one()
     }
 
-    fn check(batch: &[BigUint], bits: usize) {
-        let limbs: Vec<Vec<u64>> = batch
-            .iter()
-            .map(|n| {
-                let mut v = n.to_u64_digits();
-                v.resize(bits.div_ceil(64), 0);
-                v
-            })
-            .collect();
-        let refs: Vec<&[u64]> = limbs.iter().map(|v| v.as_slice()).collect();
-        let got = fermat_base_two_lanes(&refs, bits).expect("IFMA present and batch valid");
+    fn check(cpu: Avx512Ifma, batch: &[BigUint], bits: usize) {
+        let got = fermat_base_two_lanes(cpu, batch, bits);
         for (k, n) in batch.iter().enumerate() {
             assert_eq!(got >> k & 1 == 1, want(n), "n={n} lane={k} bits={bits}");
         }
@@ -241,10 +198,10 @@ mod tests {
 
     #[test]
     fn lanes_agree_with_modpow() {
-        if !has_ifma() {
+        let Some(cpu) = crate::arith::cpu::avx512_ifma() else {
             eprintln!("no AVX-512 IFMA on this CPU: 8-lane Fermat not exercised");
             return;
-        }
+        };
         let mut rng = rand::rngs::StdRng::seed_from_u64(61);
         let mut batches: Vec<Vec<BigUint>> = Vec::new();
         let mut mixed_batches: Vec<(Vec<BigUint>, usize)> = Vec::new();
@@ -284,23 +241,23 @@ mod tests {
         }
         for batch in &batches {
             let bits = batch[0].bits() as usize;
-            check(batch, bits);
+            check(cpu, batch, bits);
             // Partial batches.
-            check(&batch[..3], bits);
-            check(&batch[1..2], bits);
+            check(cpu, &batch[..3], bits);
+            check(cpu, &batch[1..2], bits);
         }
         for (batch, bits) in &mixed_batches {
-            check(batch, *bits);
-            check(&batch[4..5], *bits);
+            check(cpu, batch, *bits);
+            check(cpu, &batch[4..5], *bits);
         }
     }
 
     #[test]
     fn pseudoprimes_pass_exactly_like_modpow() {
-        if !has_ifma() {
+        let Some(cpu) = crate::arith::cpu::avx512_ifma() else {
             eprintln!("no AVX-512 IFMA on this CPU: 8-lane Fermat not exercised");
             return;
-        }
+        };
         // Base-2 Fermat pseudoprimes (341, 561, 645, 1105, 1387, 1729, 1905, 2047, ...),
         // Carmichael numbers, their neighbours, and primes, grouped by bit length.
         let small: [u64; 24] = [341, 561, 645, 1105, 1387, 1729, 1905, 2047, 2465, 2701, 2821, 3277, 4033, 4369, 4371, 4681, 5461, 6601, 7957, 8321, 8481, 8911, 343, 1031];
@@ -324,18 +281,9 @@ mod tests {
         for (bits, ns) in by_bits {
             for chunk in ns.chunks(LANES) {
                 pseudoprimes_seen += chunk.iter().filter(|n| want(n)).count();
-                check(chunk, bits as usize);
+                check(cpu, chunk, bits as usize);
             }
         }
         assert!(pseudoprimes_seen > 20, "the batch must contain numbers that pass");
-    }
-
-    #[test]
-    fn rejects_unsuitable_batches() {
-        assert_eq!(fermat_base_two_lanes(&[], 64), None);
-        let five: &[u64] = &[5];
-        assert_eq!(fermat_base_two_lanes(&[five; 9], 3), None);
-        assert_eq!(fermat_base_two_lanes(&[&[5u64, 0]], 3), None, "limb slice longer than bits needs");
-        assert_eq!(fermat_base_two_lanes(&[&[5u64]], 65), None, "limb slice too short for bits");
     }
 }

@@ -1,0 +1,229 @@
+//! What this CPU can execute, as tokens, and which kernel the process uses.
+//!
+//! # Soundness rule
+//! Every function that executes instructions beyond the target's baseline (BMI2/ADX,
+//! AVX-512F/IFMA) is either an `unsafe fn` whose precondition says so, or a safe
+//! function that takes — or belongs to a value that holds — a *token* from this module.
+//! A token is a zero-sized proof that the CPU executes an instruction set; its only
+//! constructors are here: run-time detection ([`bmi2_adx`], [`avx512_ifma`]) or the
+//! `unsafe` [`assume`]. Tokens and every backend are `pub(crate)`, so code outside the
+//! crate can name a [`Kernel`] (a request) but can only get one by
+//! [`Kernel::is_available`]-checked constructors: no safe public function can execute
+//! an instruction the CPU lacks.
+//!
+//! # Kernel switch
+//! [`Kernel::selected`] is the kernel every context of the process uses by default: the
+//! fastest this CPU has, or the one named by the environment variable `PRIMEKIT_KERNEL`
+//! (`portable`, `adx`, `ifma`), read once. Naming a kernel this CPU lacks, or an unknown
+//! one, is an error ([`ArithError::KernelUnavailable`] / [`ArithError::UnknownKernel`]),
+//! never an illegal instruction. The switch exists so that one machine can measure and
+//! test every path the code has.
+
+use super::ArithError;
+use std::sync::OnceLock;
+
+/// Proof that the CPU executes BMI2 (`mulx`) and ADX (`adcx`/`adox`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bmi2Adx(());
+
+/// Proof that the CPU executes AVX-512F and AVX-512 IFMA, and BMI2/ADX (the IFMA
+/// contexts use the ADX kernel for their single products and conversions).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx512Ifma {
+    adx: Bmi2Adx,
+}
+
+impl Avx512Ifma {
+    /// The BMI2/ADX proof this one includes.
+    pub(crate) fn adx(self) -> Bmi2Adx {
+        self.adx
+    }
+}
+
+/// A BMI2/ADX token when this CPU has both.
+pub(crate) fn bmi2_adx() -> Option<Bmi2Adx> {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("adx") {
+        return Some(Bmi2Adx(()));
+    }
+    None
+}
+
+/// An AVX-512 IFMA token when this CPU has AVX-512F, AVX-512 IFMA, BMI2 and ADX.
+pub(crate) fn avx512_ifma() -> Option<Avx512Ifma> {
+    let adx = bmi2_adx()?;
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma") {
+        return Some(Avx512Ifma { adx });
+    }
+    let _ = adx;
+    None
+}
+
+/// Tokens for `kernel` without asking the CPU.
+///
+/// # Safety
+/// The CPU must execute the kernel's instructions although detection may deny it. The
+/// one intended use is the constant-time checker under valgrind, whose virtual CPU
+/// executes `mulx`/`adcx`/`adox` but hides BMI2/ADX from CPUID.
+pub(crate) unsafe fn assume(kernel: Kernel) -> Tokens {
+    match kernel {
+        Kernel::Portable => Tokens::Portable,
+        Kernel::Adx => Tokens::Adx(Bmi2Adx(())),
+        Kernel::Ifma => Tokens::Ifma(Avx512Ifma { adx: Bmi2Adx(()) }),
+    }
+}
+
+/// The tokens behind one kernel.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Tokens {
+    Portable,
+    Adx(Bmi2Adx),
+    Ifma(Avx512Ifma),
+}
+
+impl Tokens {
+    /// The tokens for `kernel`, if this CPU runs it.
+    pub(crate) fn detect(kernel: Kernel) -> Option<Tokens> {
+        match kernel {
+            Kernel::Portable => Some(Tokens::Portable),
+            Kernel::Adx => bmi2_adx().map(Tokens::Adx),
+            Kernel::Ifma => avx512_ifma().map(Tokens::Ifma),
+        }
+    }
+
+    /// The tokens of the process-wide kernel ([`Kernel::selected`]).
+    pub(crate) fn selected() -> Result<Tokens, ArithError> {
+        let k = Kernel::selected()?;
+        Tokens::detect(k).ok_or(ArithError::KernelUnavailable)
+    }
+
+    /// The kernel these tokens run.
+    pub(crate) fn kernel(self) -> Kernel {
+        match self {
+            Tokens::Portable => Kernel::Portable,
+            Tokens::Adx(_) => Kernel::Adx,
+            Tokens::Ifma(_) => Kernel::Ifma,
+        }
+    }
+
+    /// The IFMA token, when these tokens include one.
+    pub(crate) fn ifma(self) -> Option<Avx512Ifma> {
+        match self {
+            Tokens::Ifma(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+/// A family of arithmetic kernels. Naming one is a request; contexts check it against
+/// the CPU ([`Kernel::is_available`]) before running any of its instructions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kernel {
+    /// `u128` products; every platform.
+    Portable,
+    /// x86_64 `mulx`/`adcx`/`adox` (BMI2 and ADX).
+    Adx,
+    /// x86_64 AVX-512 IFMA (radix 2^52, eight 64-bit lanes per instruction) for
+    /// exponentiations, batches of Miller-Rabin rounds and Fermat tests, and sieve
+    /// residues; single products use the `Adx` kernel (needs AVX-512F, AVX-512 IFMA,
+    /// BMI2 and ADX).
+    Ifma,
+}
+
+impl Kernel {
+    /// Every kernel, slowest first.
+    pub const ALL: [Kernel; 3] = [Kernel::Portable, Kernel::Adx, Kernel::Ifma];
+
+    /// The name `PRIMEKIT_KERNEL` and the benchmarks use.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kernel::Portable => "portable",
+            Kernel::Adx => "adx",
+            Kernel::Ifma => "ifma",
+        }
+    }
+
+    /// The kernel called `name` (see [`Kernel::name`]).
+    pub fn from_name(name: &str) -> Result<Kernel, ArithError> {
+        Kernel::ALL.into_iter().find(|k| k.name() == name).ok_or_else(|| ArithError::UnknownKernel(name.to_string()))
+    }
+
+    /// Whether this CPU can run the kernel.
+    pub fn is_available(self) -> bool {
+        Tokens::detect(self).is_some()
+    }
+
+    /// Every kernel usable on this CPU (tests run each), slowest first.
+    pub fn available() -> Vec<Kernel> {
+        Kernel::ALL.into_iter().filter(|k| k.is_available()).collect()
+    }
+
+    /// The fastest kernel this CPU supports.
+    pub fn best() -> Kernel {
+        *Kernel::available().last().expect("portable is always available")
+    }
+
+    /// The kernel contexts use by default: `PRIMEKIT_KERNEL` if set (read once per
+    /// process), else [`Kernel::best`]. An unknown name or a kernel this CPU lacks is an
+    /// error naming the kernels it has.
+    pub fn selected() -> Result<Kernel, ArithError> {
+        static SELECTED: OnceLock<Result<Kernel, ArithError>> = OnceLock::new();
+        SELECTED.get_or_init(|| Kernel::from_env(std::env::var("PRIMEKIT_KERNEL").ok().as_deref())).clone()
+    }
+
+    /// The kernel a `PRIMEKIT_KERNEL` value asks for (`None` or empty: the best).
+    pub fn from_env(value: Option<&str>) -> Result<Kernel, ArithError> {
+        match value.map(str::trim) {
+            None | Some("") => Ok(Kernel::best()),
+            Some(name) => {
+                let k = Kernel::from_name(name)?;
+                if k.is_available() {
+                    Ok(k)
+                } else {
+                    Err(ArithError::KernelUnavailable)
+                }
+            }
+        }
+    }
+
+    /// The names of the kernels this CPU runs, for error messages.
+    pub fn available_names() -> String {
+        Kernel::available().iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
+    }
+}
+
+impl core::fmt::Display for Kernel {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_unknown_names_fail() {
+        for k in Kernel::ALL {
+            assert_eq!(Kernel::from_name(k.name()), Ok(k));
+        }
+        assert_eq!(Kernel::from_name("avx9"), Err(ArithError::UnknownKernel("avx9".into())));
+        assert_eq!(Kernel::from_env(Some("nonsense")), Err(ArithError::UnknownKernel("nonsense".into())));
+        assert_eq!(Kernel::from_env(None), Ok(Kernel::best()));
+        assert_eq!(Kernel::from_env(Some("portable")), Ok(Kernel::Portable));
+    }
+
+    #[test]
+    fn tokens_exist_exactly_for_available_kernels() {
+        for k in Kernel::ALL {
+            assert_eq!(Tokens::detect(k).is_some(), k.is_available(), "{k}");
+            if let Some(t) = Tokens::detect(k) {
+                assert_eq!(t.kernel(), k);
+            } else {
+                assert_eq!(Kernel::from_env(Some(k.name())), Err(ArithError::KernelUnavailable));
+            }
+        }
+        assert!(Kernel::available().contains(&Kernel::Portable));
+    }
+}

@@ -1,0 +1,298 @@
+//! Lanes: several exponentiations that share every instruction.
+//!
+//! Two batch shapes cover what the layers above need:
+//! - [`SharedModulus`]: one modulus, one exponent, up to [`SharedModulus::lanes`] bases —
+//!   the random-base Miller-Rabin rounds of one number, which after the first round are
+//!   independent exponentiations with the same n and d;
+//! - [`FermatBatch`]: up to [`FermatBatch::lanes`] different moduli of one public size,
+//!   each raised to its own n − 1 with base 2 — the generators' cheap rejection test of
+//!   sieve survivors.
+//!
+//! Callers ask for "a batch" and never name an instruction set: the backend follows the
+//! kernel of the Montgomery context or the process ([`Kernel::selected`]). Backends:
+//! - `single`: one lane on the context's own kernels (portable or BMI2/ADX), the
+//!   reference every other backend is tested against;
+//! - `ifma` (x86_64, AVX-512 IFMA): eight 64-bit lanes of radix-2^52 digits, products
+//!   by the column-pair kernel of `ifma_columns`.
+//!
+//! Every backend meets the same contract, stated on each method: which inputs are
+//! public, what the timing of the `_ct` methods may depend on (only public sizes and
+//! counts), and what is returned (lane masks: bit k for lane k).
+
+#[cfg(target_arch = "x86_64")]
+mod ifma;
+#[cfg(target_arch = "x86_64")]
+mod ifma_columns;
+#[cfg(target_arch = "x86_64")]
+mod ifma_fermat;
+mod single;
+
+use super::cpu::{Kernel, Tokens};
+use super::limbs::Limb;
+use super::{ArithError, MontContext};
+use num_bigint::BigUint;
+
+/// Most lanes any backend has; lane masks fit in its low bits.
+pub const MAX_LANES: usize = 8;
+
+/// Whether a batch may take time that depends on its exponent (public inputs) or must not
+/// (secret candidates).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timing {
+    /// Timing may depend on the exponent: for public numbers (`is_prime`).
+    Vartime,
+    /// Timing depends only on public sizes and counts: for secret candidates.
+    ConstantTime,
+}
+
+/// Mask with the low `count` lane bits set.
+pub fn lane_mask(count: usize) -> u64 {
+    debug_assert!(count <= 64);
+    if count >= 64 {
+        !0
+    } else {
+        (1u64 << count) - 1
+    }
+}
+
+/// Exponentiations modulo one odd m with one exponent and up to [`Self::lanes`] bases.
+#[derive(Clone, Debug)]
+pub struct SharedModulus {
+    imp: Shared,
+}
+
+#[derive(Clone, Debug)]
+enum Shared {
+    Single(single::Single),
+    #[cfg(target_arch = "x86_64")]
+    Ifma(ifma::Ifma8),
+}
+
+/// Values of a [`SharedModulus`] batch, one per lane, in the batch's Montgomery form.
+#[derive(Clone, Debug)]
+pub struct LaneValues {
+    imp: Values,
+}
+
+#[derive(Clone, Debug)]
+enum Values {
+    Single(Vec<Limb>),
+    #[cfg(target_arch = "x86_64")]
+    Ifma(ifma::Lanes),
+}
+
+/// A value prepared for [`SharedModulus::eq_ct`].
+#[derive(Clone, Debug)]
+pub struct LaneTarget {
+    imp: Target,
+}
+
+#[derive(Clone, Debug)]
+enum Target {
+    Single(Vec<Limb>),
+    #[cfg(target_arch = "x86_64")]
+    Ifma(ifma::LaneTarget),
+}
+
+impl SharedModulus {
+    /// One lane on the context's own kernels.
+    pub fn single(ctx: &MontContext) -> Self {
+        SharedModulus { imp: Shared::Single(single::Single::new(ctx)) }
+    }
+
+    /// The widest batch the context's kernel offers when it pays for `rounds`
+    /// exponentiations of the given timing, else [`Self::single`].
+    ///
+    /// Break-even (`examples/mr_rounds_speed`, AMD EPYC Zen 5): one constant-time 8-lane
+    /// IFMA exponentiation costs about 2.3 single ones at 1024 bits and 4.1 at 2048
+    /// (6 rounds one at a time vs in the lanes: 923 vs 346 us at 1024 bits, 3325 vs 2273
+    /// us at 2048), so constant-time rounds use lanes from 5 up; the variable-time
+    /// sliding window gains from 2. Moduli below four limbs stay single.
+    pub fn for_rounds(ctx: &MontContext, rounds: usize, timing: Timing) -> Self {
+        let min_rounds = match timing {
+            Timing::Vartime => 2,
+            Timing::ConstantTime => 5,
+        };
+        #[cfg(target_arch = "x86_64")]
+        if let Some(cpu) = ctx.tokens().ifma() {
+            if rounds >= min_rounds && ctx.len() >= 4 {
+                if let Some(b) = ifma::Ifma8::new(cpu, &super::limbs::from_limbs(ctx.modulus())) {
+                    return SharedModulus { imp: Shared::Ifma(b) };
+                }
+            }
+        }
+        let _ = (rounds, min_rounds);
+        Self::single(ctx)
+    }
+
+    /// Number of bases per exponentiation.
+    pub fn lanes(&self) -> usize {
+        match &self.imp {
+            Shared::Single(_) => 1,
+            #[cfg(target_arch = "x86_64")]
+            Shared::Ifma(_) => ifma::LANES,
+        }
+    }
+
+    /// The kernel family running the lanes (for benchmarks and tests).
+    pub fn kernel(&self) -> Kernel {
+        match &self.imp {
+            Shared::Single(s) => s.kernel(),
+            #[cfg(target_arch = "x86_64")]
+            Shared::Ifma(_) => Kernel::Ifma,
+        }
+    }
+
+    /// Lanes holding `xs` (1 ..= [`Self::lanes`] values in ordinary form, each `< m`, as
+    /// limbs of m's length), in the batch's Montgomery form; missing lanes hold 1.
+    /// Time depends only on the lengths.
+    pub fn load(&self, xs: &[Vec<Limb>]) -> LaneValues {
+        assert!(!xs.is_empty() && xs.len() <= self.lanes(), "1..=lanes values");
+        let imp = match &self.imp {
+            Shared::Single(s) => Values::Single(s.load(&xs[0])),
+            #[cfg(target_arch = "x86_64")]
+            Shared::Ifma(b) => Values::Ifma(b.to_mont(&xs.iter().map(|x| super::limbs::from_limbs(x)).collect::<Vec<_>>())),
+        };
+        LaneValues { imp }
+    }
+
+    /// Lane-wise `x^e`, by a sliding window: variable time in the public exponent.
+    pub fn pow_vartime(&self, x: &LaneValues, e: &[Limb]) -> LaneValues {
+        let imp = match (&self.imp, &x.imp) {
+            (Shared::Single(s), Values::Single(v)) => Values::Single(s.pow_vartime(v, e)),
+            #[cfg(target_arch = "x86_64")]
+            (Shared::Ifma(b), Values::Ifma(v)) => Values::Ifma(b.pow_vartime(v, e)),
+            #[allow(unreachable_patterns)]
+            _ => panic!("lane values from another batch"),
+        };
+        LaneValues { imp }
+    }
+
+    /// Lane-wise `x^e` over exactly `exp_bits` bits of `e` (higher bits zero), by a fixed
+    /// window with masked table reads: constant time in `e` and the lanes' values.
+    pub fn pow_ct(&self, x: &LaneValues, e: &[Limb], exp_bits: usize) -> LaneValues {
+        let imp = match (&self.imp, &x.imp) {
+            (Shared::Single(s), Values::Single(v)) => Values::Single(s.pow_ct(v, e, exp_bits)),
+            #[cfg(target_arch = "x86_64")]
+            (Shared::Ifma(b), Values::Ifma(v)) => Values::Ifma(b.pow_ct(v, e, exp_bits)),
+            #[allow(unreachable_patterns)]
+            _ => panic!("lane values from another batch"),
+        };
+        LaneValues { imp }
+    }
+
+    /// Lane-wise square. Constant time.
+    pub fn sqr(&self, x: &LaneValues) -> LaneValues {
+        let imp = match (&self.imp, &x.imp) {
+            (Shared::Single(s), Values::Single(v)) => Values::Single(s.sqr(v)),
+            #[cfg(target_arch = "x86_64")]
+            (Shared::Ifma(b), Values::Ifma(v)) => Values::Ifma(b.sqr(v)),
+            #[allow(unreachable_patterns)]
+            _ => panic!("lane values from another batch"),
+        };
+        LaneValues { imp }
+    }
+
+    /// `v` (ordinary form, `< m`) prepared for [`Self::eq_ct`].
+    pub fn target(&self, v: &BigUint) -> LaneTarget {
+        let imp = match &self.imp {
+            Shared::Single(s) => Target::Single(s.target(v)),
+            #[cfg(target_arch = "x86_64")]
+            Shared::Ifma(b) => Target::Ifma(b.target(v)),
+        };
+        LaneTarget { imp }
+    }
+
+    /// Lanes (bit k for lane k, all [`Self::lanes`] of them) whose value is congruent to
+    /// the target modulo m, in constant time: every digit is compared, no early exit.
+    pub fn eq_ct(&self, x: &LaneValues, t: &LaneTarget) -> u64 {
+        match (&self.imp, &x.imp, &t.imp) {
+            (Shared::Single(_), Values::Single(v), Target::Single(t)) => single::eq_ct(v, t),
+            #[cfg(target_arch = "x86_64")]
+            (Shared::Ifma(b), Values::Ifma(v), Target::Ifma(t)) => u64::from(b.eq_lanes_ct(v, t)),
+            #[allow(unreachable_patterns)]
+            _ => panic!("lane values from another batch"),
+        }
+    }
+}
+
+/// Base-2 Fermat tests, 2^(n−1) ≡ 1 (mod n), on several odd moduli of one public size.
+#[derive(Clone, Debug)]
+pub struct FermatBatch {
+    bits: usize,
+    imp: Fermat,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Fermat {
+    Single(Tokens),
+    #[cfg(target_arch = "x86_64")]
+    Ifma(super::cpu::Avx512Ifma),
+}
+
+impl FermatBatch {
+    /// A batch for candidates of `bits` or `bits − 1` bits (`bits >= 3`) on the process
+    /// kernel ([`Kernel::selected`]).
+    pub fn new(bits: usize) -> Result<Self, ArithError> {
+        Ok(Self::with_tokens(bits, Tokens::selected()?))
+    }
+
+    /// [`Self::new`] on a chosen kernel; `KernelUnavailable` if this CPU lacks it.
+    pub fn with_kernel(bits: usize, kernel: Kernel) -> Result<Self, ArithError> {
+        Ok(Self::with_tokens(bits, Tokens::detect(kernel).ok_or(ArithError::KernelUnavailable)?))
+    }
+
+    fn with_tokens(bits: usize, cpu: Tokens) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu.ifma() {
+            if (3..=ifma_fermat::MAX_BITS).contains(&bits) {
+                return FermatBatch { bits, imp: Fermat::Ifma(t) };
+            }
+        }
+        FermatBatch { bits, imp: Fermat::Single(cpu) }
+    }
+
+    /// Candidates per call.
+    pub fn lanes(&self) -> usize {
+        match self.imp {
+            Fermat::Single(_) => 1,
+            #[cfg(target_arch = "x86_64")]
+            Fermat::Ifma(_) => ifma::LANES,
+        }
+    }
+
+    /// Bit k set exactly when 2^(n_k − 1) ≡ 1 (mod n_k), for 1 ..= [`Self::lanes`]
+    /// candidates, each odd, `>= 3`, of `bits` or `bits − 1` bits (a safe-prime search
+    /// tests p and q = (p − 1)/2 together). Their count and the size are public; their
+    /// values are not: the time depends only on `bits` and the count, apart from
+    /// building a context per candidate on the single backend (whose set-up reduces by
+    /// m with num-bigint, as every context does). A candidate of another size is refused
+    /// (`ModulusTooLarge` / `ModulusTooSmall`); parity is not checked (a check would
+    /// branch on a secret), an even candidate gives a meaningless bit for its lane only.
+    pub fn test_ct(&self, cands: &[BigUint]) -> Result<u64, ArithError> {
+        assert!(!cands.is_empty() && cands.len() <= self.lanes(), "1..=lanes candidates");
+        for n in cands {
+            let b = n.bits();
+            if b > self.bits as u64 {
+                return Err(ArithError::ModulusTooLarge { bits: b, max: self.bits as u64 });
+            }
+            if b + 1 < self.bits as u64 || b < 2 {
+                return Err(ArithError::ModulusTooSmall);
+            }
+        }
+        match self.imp {
+            Fermat::Single(cpu) => {
+                let mut mask = 0;
+                for (k, n) in cands.iter().enumerate() {
+                    mask |= u64::from(single::fermat_base_two_ct(cpu, n)?) << k;
+                }
+                Ok(mask)
+            }
+            #[cfg(target_arch = "x86_64")]
+            Fermat::Ifma(t) => Ok(u64::from(ifma_fermat::fermat_base_two_lanes(t, cands, self.bits))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,105 @@
+//! Every lane backend against the one-lane reference and num-bigint.
+
+use super::*;
+use crate::arith::limbs::to_limbs;
+use num_bigint::RandBigInt;
+use num_traits::One;
+use rand::SeedableRng;
+
+fn random_odd(rng: &mut impl rand::Rng, bits: u64) -> BigUint {
+    let mut n = rng.gen_biguint(bits) | BigUint::one();
+    n.set_bit(bits - 1, true);
+    n
+}
+
+/// Each available kernel's widest shared-modulus batch agrees with modpow lane by lane,
+/// for both timings, on partial and full batches.
+#[test]
+fn shared_modulus_matches_modpow_on_every_kernel() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(14);
+    for bits in [70u64, 256, 1024, 2048] {
+        let m = random_odd(&mut rng, bits);
+        for kernel in Kernel::available() {
+            let ctx = MontContext::with_kernel(&m, kernel).unwrap();
+            for timing in [Timing::Vartime, Timing::ConstantTime] {
+                let batch = SharedModulus::for_rounds(&ctx, 8, timing);
+                let n = ctx.len();
+                for count in [1, batch.lanes()] {
+                    let xs: Vec<BigUint> = (0..count).map(|k| if k == 0 { &m - 1u8 } else { rng.gen_biguint_below(&m) }).collect();
+                    let limbs: Vec<Vec<Limb>> = xs.iter().map(|x| to_limbs(x, n).unwrap()).collect();
+                    let e = rng.gen_biguint(bits - 1);
+                    let el = to_limbs(&e, n).unwrap();
+                    let x = batch.load(&limbs);
+                    let y = match timing {
+                        Timing::Vartime => batch.pow_vartime(&x, &el),
+                        Timing::ConstantTime => batch.pow_ct(&x, &el, n * 64),
+                    };
+                    let y2 = batch.sqr(&y);
+                    for (k, xk) in xs.iter().enumerate() {
+                        let want = xk.modpow(&e, &m);
+                        let mask = batch.eq_ct(&y, &batch.target(&want));
+                        assert_eq!(mask >> k & 1, 1, "{kernel} {timing:?} bits {bits} lane {k}");
+                        let mask2 = batch.eq_ct(&y2, &batch.target(&(&want * &want % &m)));
+                        assert_eq!(mask2 >> k & 1, 1, "square, {kernel} {timing:?} bits {bits} lane {k}");
+                        let other = (&want + 1u8) % &m;
+                        assert_eq!(batch.eq_ct(&y, &batch.target(&other)) >> k & 1, 0, "{kernel} lane {k} must differ");
+                    }
+                    // Missing lanes hold 1 (1^e = 1).
+                    let ones = batch.eq_ct(&y, &batch.target(&BigUint::one()));
+                    assert_eq!(ones & !lane_mask(count) & lane_mask(batch.lanes()), !lane_mask(count) & lane_mask(batch.lanes()));
+                }
+            }
+        }
+    }
+}
+
+/// The IFMA kernel offers eight lanes where it pays, the others one; small moduli stay
+/// single.
+#[test]
+fn widest_batch_follows_the_kernel() {
+    let m = random_odd(&mut rand::rngs::StdRng::seed_from_u64(3), 1024);
+    for kernel in Kernel::available() {
+        let ctx = MontContext::with_kernel(&m, kernel).unwrap();
+        let wide = SharedModulus::for_rounds(&ctx, 8, Timing::ConstantTime);
+        assert_eq!(wide.lanes(), if kernel == Kernel::Ifma { 8 } else { 1 }, "{kernel}");
+        assert_eq!(SharedModulus::for_rounds(&ctx, 4, Timing::ConstantTime).lanes(), 1, "too few rounds to pay");
+        let small = MontContext::with_kernel(&BigUint::from(1_000_003u32), kernel).unwrap();
+        assert_eq!(SharedModulus::for_rounds(&small, 8, Timing::Vartime).lanes(), 1);
+    }
+}
+
+/// Fermat batches on every kernel agree with modpow, including base-2 pseudoprimes and
+/// candidates one bit shorter; sizes outside the batch's are refused.
+#[test]
+fn fermat_batch_matches_modpow_on_every_kernel() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(15);
+    let want = |n: &BigUint| BigUint::from(2u8).modpow(&(n - 1u8), n).is_one();
+    for bits in [12usize, 64, 200, 1024, 2048] {
+        let mut cands: Vec<BigUint> = (0..8).map(|_| random_odd(&mut rng, bits as u64)).collect();
+        // Move some to the next base-2 probable prime so that lanes pass.
+        for c in cands.iter_mut().step_by(3) {
+            while !want(c) {
+                *c += 2u8;
+            }
+        }
+        cands[5] = random_odd(&mut rng, bits as u64 - 1);
+        if bits == 12 {
+            cands[1] = BigUint::from(2047u32); // 23 * 89, a base-2 pseudoprime
+        }
+        cands.retain(|c| c.bits() as usize == bits || c.bits() as usize + 1 == bits);
+        for kernel in Kernel::available() {
+            let batch = FermatBatch::with_kernel(bits, kernel).unwrap();
+            for chunk in cands.chunks(batch.lanes()) {
+                let mask = batch.test_ct(chunk).unwrap();
+                for (k, n) in chunk.iter().enumerate() {
+                    assert_eq!(mask >> k & 1 == 1, want(n), "{kernel} bits {bits} n {n}");
+                }
+                assert_eq!(mask & !lane_mask(chunk.len()), 0, "padding lanes cleared");
+            }
+            assert!(batch.test_ct(&[BigUint::from(3u8) << bits]).is_err(), "too large");
+            if bits > 12 {
+                assert!(batch.test_ct(&[random_odd(&mut rng, bits as u64 - 2)]).is_err(), "too small");
+            }
+        }
+    }
+}
