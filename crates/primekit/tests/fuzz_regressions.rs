@@ -2,9 +2,9 @@
 
 use num_bigint::BigUint;
 use primekit::arith::ifma::Ifma8;
-use primekit::arith::limbs::from_limbs;
-use primekit::arith::modexp::{pow_ct, pow_vartime};
-use primekit::arith::{Kernel, MontContext};
+use primekit::hazmat::limbs::from_limbs;
+use primekit::hazmat::mont::{pow_ct, pow_vartime};
+use primekit::hazmat::mont::{Kernel, MontContext};
 
 /// mont_vs_bigint crash-fc62652b (input 00 78 ef fa): one-byte modulus m = 121,
 /// a = 118, b = 8. The harness had assumed the IFMA context's R is 2^(52 l) for the

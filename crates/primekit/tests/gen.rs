@@ -6,8 +6,8 @@
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive};
-use primekit::gen::{generate_primes, generate_prime_with_rng, LowerBound, MAX_GEN_BITS};
-use primekit::{generate_prime, generate_prime_with, generate_safe_prime, Error, PrimeOptions};
+use primekit::hazmat::gen::generate_prime_with_rng;
+use primekit::{generate_prime, generate_prime_with, generate_primes, generate_safe_prime, Error, LowerBound, PrimeOptions, MAX_GEN_BITS};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use std::process::Command;
