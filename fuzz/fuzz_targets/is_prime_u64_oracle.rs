@@ -6,7 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use num_bigint::BigUint;
-use primekit::primality::{is_prime_u64, MillerRabin};
+use primekit::hazmat::primality::{is_prime_u64, MillerRabin};
 
 fn trial_division(n: u64) -> bool {
     n >= 2 && (2..).take_while(|d| d * d <= n).all(|d| n % d != 0)

@@ -7,11 +7,11 @@
 
 use libfuzzer_sys::fuzz_target;
 use num_bigint::BigUint;
-use primekit::arith::limbs::from_limbs;
+use primekit::hazmat::limbs::from_limbs;
 use primekit::arith::ifma::Ifma8;
-use primekit::arith::modexp::{pow_ct, pow_vartime};
-use primekit::arith::pow2::pow2_vartime;
-use primekit::arith::{Kernel, MontContext};
+use primekit::hazmat::mont::{pow_ct, pow_vartime};
+use primekit::hazmat::mont::pow2_vartime;
+use primekit::hazmat::mont::{Kernel, MontContext};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&l, rest)) = data.split_first() else { return };

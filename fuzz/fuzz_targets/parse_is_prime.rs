@@ -12,7 +12,8 @@ mod numio;
 use libfuzzer_sys::fuzz_target;
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
-use primekit::primality::{is_prime_u64, MAX_INPUT_BITS};
+use primekit::hazmat::primality::is_prime_u64;
+use primekit::MAX_INPUT_BITS;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };

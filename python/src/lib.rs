@@ -46,7 +46,7 @@ fn is_prime(py: Python<'_>, n: &Bound<'_, PyAny>) -> PyResult<bool> {
 fn _primekit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(is_prime, m)?)?;
     generators::register(m)?;
-    m.add("MAX_INPUT_BITS", primekit::primality::MAX_INPUT_BITS)?;
+    m.add("MAX_INPUT_BITS", primekit::MAX_INPUT_BITS)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -9,7 +9,7 @@ use clap::Args as ClapArgs;
 use der::asn1::UintRef;
 use der::{Encode, Sequence};
 use num_bigint::BigUint;
-use primekit::gen::{PrimeOptions, MAX_GEN_BITS};
+use primekit::{PrimeOptions, MAX_GEN_BITS};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 

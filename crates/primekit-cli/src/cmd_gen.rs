@@ -4,7 +4,8 @@
 
 use clap::Args as ClapArgs;
 use num_bigint::BigUint;
-use primekit::gen::{candidates_tested, generate_primes, PrimeOptions, MAX_GEN_BITS};
+use primekit::hazmat::gen::candidates_tested;
+use primekit::{generate_primes, PrimeOptions, MAX_GEN_BITS};
 use primekit::Error;
 use std::io::IsTerminal;
 use std::process::ExitCode;

@@ -6,8 +6,8 @@
 use crate::bench::{adversarial, inputs::Shard, lucas, modmul, suite};
 use crate::plots::{render, Chart, Series, Style, BLUE, GREEN, ORANGE};
 use clap::Args as ClapArgs;
-use primekit::research::cost_model::{cost_random_odd, sigma_mertens, sigmas, Costs};
-use primekit::research::tests::mrac::mrac_rounds;
+use primekit_research::cost_model::{cost_random_odd, sigma_mertens, sigmas, Costs};
+use primekit_research::tests::mrac::mrac_rounds;
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

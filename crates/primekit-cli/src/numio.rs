@@ -6,7 +6,7 @@
 //! before any big-number work, so an oversized line fails at once).
 
 use num_bigint::BigUint;
-use primekit::primality::MAX_INPUT_BITS;
+use primekit::MAX_INPUT_BITS;
 use std::io::BufRead;
 
 /// Longest line (bytes) kept from a stream: enough for any number within the cap

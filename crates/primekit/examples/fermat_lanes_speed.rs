@@ -2,7 +2,7 @@
 //! (`arith::ifma_fermat::fermat_base_two_lanes`) per candidate, at the generator's sizes.
 use num_bigint::BigUint;
 use primekit::arith::ifma_fermat::fermat_base_two_lanes;
-use primekit::gen::candidate::fermat_base_two_scalar_ct;
+use primekit::hazmat::gen::fermat_base_two_scalar_ct;
 use std::time::Instant;
 
 fn main() {

@@ -1,7 +1,7 @@
 //! Quick timing (minimum of 9 runs, robust to a busy machine) of one 8-lane IFMA product against eight scalar Montgomery products.
 use num_bigint::BigUint;
 use primekit::arith::ifma::Ifma8;
-use primekit::arith::MontContext;
+use primekit::hazmat::mont::MontContext;
 use std::time::Instant;
 
 fn main() {

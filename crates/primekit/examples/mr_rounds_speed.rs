@@ -1,7 +1,7 @@
 //! Constant-time Miller-Rabin rounds on one prime: one base at a time
 //! (`MillerRabin::passes_ct`) against `passes_all_ct`, which runs them in the eight IFMA
 //! lanes from `LANES_MIN_ROUNDS_CT` bases up (fewer: the same single rounds).
-use primekit::primality::MillerRabin;
+use primekit::hazmat::primality::MillerRabin;
 use rand_core::SeedableRng;
 use std::time::Instant;
 

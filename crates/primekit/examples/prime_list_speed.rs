@@ -1,6 +1,6 @@
 //! Time to build the static sieving-prime lists (once per process): the 2^22 list every
 //! safe-prime search up to 1280 bits uses, the 2^26 list above.
-use primekit::gen::residues::{odd_primes_below_2_22, odd_primes_below_2_26};
+use primekit::hazmat::sieve::{odd_primes_below_2_22, odd_primes_below_2_26};
 use std::time::Instant;
 
 fn main() {

@@ -2,8 +2,8 @@
 //! (`gen::segment::SegmentSieve::with_inverses`: residues, offsets, large-prime strikes)
 //! plus three segments, against the number of sieving primes; for tuning `sieve_primes`.
 use num_bigint::BigUint;
-use primekit::gen::residues::first_odd_primes;
-use primekit::gen::segment::{SegmentSieve, StepInverses};
+use primekit::hazmat::sieve::first_odd_primes;
+use primekit::hazmat::sieve::{SegmentSieve, StepInverses};
 use std::time::Instant;
 
 fn main() {

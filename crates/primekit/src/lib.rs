@@ -8,11 +8,12 @@
 //! ```
 //!
 //! Layers, each knowing nothing of those above it:
-//! `arith` → `sieve` → `primality` → `params` → `gen` → `keys` → `research`.
+//! `arith` → `sieve` → `primality` → `params` → `gen` → `keys`.
 //! (`params` is pure error-bound arithmetic that imports nothing from the crate; the
 //! generators take their round counts from it, so it sits below `gen`.)
-//! The crate root re-exports the knob-free API; every tunable variant lives in
-//! [`research`] and never in the default path.
+//! The crate root re-exports the knob-free API; [`hazmat`] re-exports the pieces it is
+//! built from for experts. Instrumented and tunable variants live in the separate
+//! `primekit-research` crate, never in this one.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
@@ -23,7 +24,6 @@ pub mod gen;
 pub mod hazmat;
 pub mod params;
 pub mod primality;
-pub mod research;
 pub mod sieve;
 
 pub use error::Error;

@@ -13,8 +13,8 @@ mod oracles;
 use num_bigint::{BigUint, RandBigInt};
 use num_traits::One;
 use oracles::*;
-use primekit::primality::MillerRabin;
-use primekit::sieve::trial_divide_vartime;
+use primekit::hazmat::primality::MillerRabin;
+use primekit::hazmat::sieve::trial_divide_vartime;
 use primekit::{is_prime, try_is_prime};
 use rand::SeedableRng;
 

@@ -3,9 +3,9 @@
 
 use num_bigint::{BigUint, RandBigInt};
 use num_traits::{One, Zero};
-use primekit::arith::limbs::{from_limbs, to_limbs};
-use primekit::arith::modexp::{pow_ct, pow_vartime};
-use primekit::arith::{ArithError, Kernel, MontContext};
+use primekit::hazmat::limbs::{from_limbs, to_limbs};
+use primekit::hazmat::mont::{pow_ct, pow_vartime};
+use primekit::hazmat::mont::{ArithError, Kernel, MontContext};
 use proptest::prelude::*;
 use rand::SeedableRng;
 
@@ -101,7 +101,7 @@ fn bad_moduli_are_errors() {
     assert_eq!(MontContext::new(&BigUint::from(10u32)).unwrap_err(), ArithError::EvenModulus);
     assert_eq!(MontContext::new(&BigUint::zero()).unwrap_err(), ArithError::ModulusTooSmall);
     assert_eq!(MontContext::new(&BigUint::one()).unwrap_err(), ArithError::ModulusTooSmall);
-    let huge = BigUint::one() << (primekit::arith::MAX_MODULUS_BITS as u32 + 1);
+    let huge = BigUint::one() << (primekit::hazmat::mont::MAX_MODULUS_BITS as u32 + 1);
     assert!(matches!(MontContext::new(&(huge + 1u32)), Err(ArithError::ModulusTooLarge { .. })));
 }
 

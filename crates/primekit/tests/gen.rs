@@ -6,10 +6,11 @@
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive};
-use primekit::gen::{generate_primes, generate_prime_with_rng, LowerBound, MAX_GEN_BITS};
-use primekit::{generate_prime, generate_prime_with, generate_safe_prime, Error, PrimeOptions};
+use primekit::hazmat::gen::generate_prime_with_rng;
+use primekit::{generate_prime, generate_prime_with, generate_primes, generate_safe_prime, Error, LowerBound, PrimeOptions, MAX_GEN_BITS};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
+use statrs::distribution::{ChiSquared, ContinuousCDF};
 use std::process::Command;
 
 fn openssl_available() -> bool {
@@ -185,26 +186,9 @@ fn injected_rng_is_reproducible() {
     assert_ne!(a, c);
 }
 
-/// Upper tail of chi-square with k degrees of freedom (Wilson–Hilferty normal
-/// approximation, accurate to ~1e-3 for k = 63).
+/// Upper tail P(X >= x) of chi-square with k degrees of freedom (statrs).
 fn chi_square_p_value(x: f64, k: f64) -> f64 {
-    let z = ((x / k).powf(1.0 / 3.0) - (1.0 - 2.0 / (9.0 * k))) / (2.0 / (9.0 * k)).sqrt();
-    0.5 * erfc(z / std::f64::consts::SQRT_2)
-}
-
-fn erfc(x: f64) -> f64 {
-    // Numerical Recipes erfcc, fractional error < 1.2e-7.
-    let z = x.abs();
-    let t = 1.0 / (1.0 + 0.5 * z);
-    let r = t * (-z * z - 1.26551223
-        + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807
-        + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))))
-        .exp();
-    if x >= 0.0 {
-        r
-    } else {
-        2.0 - r
-    }
+    ChiSquared::new(k).expect("k > 0 degrees of freedom").sf(x)
 }
 
 #[test]

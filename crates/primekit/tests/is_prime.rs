@@ -3,8 +3,8 @@
 
 use num_bigint::{BigUint, RandBigInt};
 use num_traits::One;
-use primekit::arith::limbs::to_limbs;
-use primekit::primality::MillerRabin;
+use primekit::hazmat::limbs::to_limbs;
+use primekit::hazmat::primality::MillerRabin;
 use primekit::{is_prime, is_prime_with_rng, try_is_prime, Error};
 use rand::SeedableRng;
 

@@ -4,8 +4,9 @@
 
 use num_bigint::BigUint;
 use num_traits::One;
-use primekit::arith::{ArithError, MontContext, MAX_MODULUS_BITS};
-use primekit::primality::{MillerRabin, MAX_INPUT_BITS};
+use primekit::hazmat::mont::{ArithError, MontContext, MAX_MODULUS_BITS};
+use primekit::hazmat::primality::MillerRabin;
+use primekit::MAX_INPUT_BITS;
 use primekit::{try_is_prime, Error};
 use std::time::{Duration, Instant};
 

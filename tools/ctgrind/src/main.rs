@@ -27,11 +27,11 @@
 
 use num_bigint::BigUint;
 use primekit::arith::ifma_fermat::fermat_base_two_lanes;
-use primekit::arith::limbs::{from_limbs, Limb};
+use primekit::hazmat::limbs::{from_limbs, Limb};
 use primekit::gen::candidate::fermat_base_two_ct;
-use primekit::arith::modexp::{pow_ct, pow_vartime};
-use primekit::arith::{Kernel, MontContext};
-use primekit::primality::MillerRabin;
+use primekit::hazmat::mont::{pow_ct, pow_vartime};
+use primekit::hazmat::mont::{Kernel, MontContext};
+use primekit::hazmat::primality::MillerRabin;
 
 extern "C" {
     fn ctgrind_secret(p: *const u8, len: usize);

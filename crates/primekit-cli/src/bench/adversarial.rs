@@ -6,9 +6,9 @@
 use super::inputs::{pool, Shard};
 use clap::Args as ClapArgs;
 use num_bigint::BigUint;
-use primekit::research::tests::mrac::mrac_rounds;
-use primekit::research::tests::TestKind;
-use primekit::sieve::trial_divide_vartime;
+use primekit_research::tests::mrac::mrac_rounds;
+use primekit_research::tests::TestKind;
+use primekit::hazmat::sieve::trial_divide_vartime;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use rand_core::OsRng;

@@ -12,7 +12,8 @@
 
 use clap::Args as ClapArgs;
 use num_bigint::BigUint;
-use primekit::gen::{candidates_tested, PrimeOptions};
+use primekit::hazmat::gen::candidates_tested;
+use primekit::PrimeOptions;
 use serde_json::json;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -169,7 +170,7 @@ pub fn run(a: Args) -> ExitCode {
 
 #[cfg(feature = "compare")]
 fn openssl(bits: u32, safe: bool, count: usize) -> Result<(), String> {
-    use primekit::research::peers::openssl::{generate_prime, Ctx};
+    use primekit_research::peers::openssl::{generate_prime, Ctx};
     let ctx = Ctx::new();
     let _ = generate_prime(128, safe, &ctx);
     let timed = time_calls(count, bits, safe, || Ok(generate_prime(bits, safe, &ctx))).map_err(|_| "OpenSSL's output failed the check".to_string())?;

@@ -12,8 +12,8 @@ use super::inputs::{pool, random_primes};
 use super::cpu_clock::cpu_pass;
 use super::timing::mean_median;
 use clap::Args as ClapArgs;
-use primekit::primality::MillerRabin;
-use primekit::research::tests::TestKind;
+use primekit::hazmat::primality::MillerRabin;
+use primekit_research::tests::TestKind;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{OsRng, SeedableRng};
 use serde_json::{json, Value};
@@ -50,7 +50,7 @@ pub fn measure(a: &Args) -> Result<Vec<Value>, String> {
         // rep and the median reported.
         let mut ms: Vec<Vec<f64>> = vec![Vec::new(); TESTS.len() + 1];
         #[cfg(feature = "compare")]
-        let mpz: Vec<_> = primes.iter().map(primekit::research::peers::gmp::Mpz::from_biguint).collect();
+        let mpz: Vec<_> = primes.iter().map(primekit_research::peers::gmp::Mpz::from_biguint).collect();
         #[cfg(feature = "compare")]
         let mut gmp_ms = Vec::new();
         for _ in 0..a.reps.max(1) {

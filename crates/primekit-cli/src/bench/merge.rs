@@ -145,7 +145,7 @@ mod tests {
         assert_eq!(find("composite")["count"], 400);
         assert!((find("composite")["mean_ms"].as_f64().unwrap() - 140.0 / 400.0).abs() < 1e-12);
         assert!((find("prime")["mean_ms"].as_f64().unwrap() - 20.0).abs() < 1e-12);
-        let q = primekit::research::cost_model::prime_density(1024);
+        let q = primekit_research::cost_model::prime_density(1024);
         assert!((find("overall")["mean_ms"].as_f64().unwrap() - ((1.0 - q) * 0.35 + q * 20.0)).abs() < 1e-12);
         let hist = m.iter().find(|v| v["rounds"] == 1).unwrap();
         assert_eq!(hist["inputs"], 12);

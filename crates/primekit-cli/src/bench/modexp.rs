@@ -8,9 +8,9 @@
 use super::timing::{mean_median, time_passes};
 use clap::Args as ClapArgs;
 use num_bigint::BigUint;
-use primekit::arith::limbs::{from_limbs, to_limbs};
-use primekit::arith::modexp::{pow_ct, pow_vartime};
-use primekit::arith::{Kernel, MontContext};
+use primekit::hazmat::limbs::{from_limbs, to_limbs};
+use primekit::hazmat::mont::{pow_ct, pow_vartime};
+use primekit::hazmat::mont::{Kernel, MontContext};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use serde_json::json;
 use std::process::ExitCode;
@@ -148,7 +148,7 @@ fn measure<'a>(engines: &mut [(&'a str, Box<dyn FnMut() + '_>)], reps: usize, in
 
 #[cfg(feature = "compare")]
 fn peer_engines<'a>(inputs: &'a [Triple], engines: &mut Vec<(&'static str, Box<dyn FnMut() + 'a>)>) {
-    use primekit::research::peers::{gmp::Mpz, openssl};
+    use primekit_research::peers::{gmp::Mpz, openssl};
     let ossl: Vec<_> = inputs
         .iter()
         .map(|t| (openssl::MontExp::new(&t.m), openssl::Bn::from_biguint(&t.a), openssl::Bn::from_biguint(&t.e)))

@@ -11,7 +11,7 @@
 use super::cpu_clock::thread_cpu_ms;
 use super::timing::mean_median;
 use clap::Args as ClapArgs;
-use primekit::research::pga::{Config, Generator, Pga, SieveKind};
+use primekit_research::pga::{Config, Generator, Pga, SieveKind};
 use rand_chacha::rand_core::{OsRng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use serde_json::{json, Value};
@@ -118,21 +118,21 @@ pub fn measure(cfg: &Config, count: usize, rng: &mut ChaCha20Rng) -> Result<Meas
 pub struct OpensslArm {
     bits: u32,
     safe: bool,
-    ctx: primekit::research::peers::openssl::Ctx,
+    ctx: primekit_research::peers::openssl::Ctx,
     samples: Vec<f64>,
 }
 
 #[cfg(feature = "compare")]
 impl OpensslArm {
     pub fn new(bits: u32, safe: bool) -> Self {
-        let ctx = primekit::research::peers::openssl::Ctx::new();
-        primekit::research::peers::openssl::generate_prime(bits, safe, &ctx); // warm-up, untimed
+        let ctx = primekit_research::peers::openssl::Ctx::new();
+        primekit_research::peers::openssl::generate_prime(bits, safe, &ctx); // warm-up, untimed
         OpensslArm { bits, safe, ctx, samples: Vec::new() }
     }
 
     pub fn step(&mut self) {
         let start = thread_cpu_ms();
-        let p = primekit::research::peers::openssl::generate_prime(self.bits, self.safe, &self.ctx);
+        let p = primekit_research::peers::openssl::generate_prime(self.bits, self.safe, &self.ctx);
         self.samples.push(thread_cpu_ms() - start);
         assert_eq!(p.bits(), self.bits as u64);
         if self.samples.len() <= 2 {

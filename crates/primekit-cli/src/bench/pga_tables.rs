@@ -17,8 +17,8 @@
 use super::pga::{measure, os_rng};
 use crate::plot;
 use clap::Args as ClapArgs;
-use primekit::research::pga::params::natural_min_l;
-use primekit::research::pga::{Config, Generator, Pga, SieveKind};
+use primekit_research::pga::params::natural_min_l;
+use primekit_research::pga::{Config, Generator, Pga, SieveKind};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;

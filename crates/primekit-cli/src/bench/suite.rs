@@ -13,12 +13,12 @@ use super::paper;
 use super::cpu_clock::{cpu_pass, thread_cpu_ms};
 use clap::Args as ClapArgs;
 use num_bigint::BigUint;
-use primekit::primality::lucas::{selfridge_method_a, LucasLadder, SearchOptions};
-use primekit::primality::MillerRabin;
-use primekit::research::cost_model::prime_density;
-use primekit::research::instrument::trial_primes_used;
-use primekit::research::tests::TestKind;
-use primekit::sieve::trial_divide_vartime;
+use primekit::hazmat::primality::{selfridge_method_a, LucasLadder, SearchOptions};
+use primekit::hazmat::primality::MillerRabin;
+use primekit_research::cost_model::prime_density;
+use primekit_research::instrument::trial_primes_used;
+use primekit_research::tests::TestKind;
+use primekit::hazmat::sieve::trial_divide_vartime;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{OsRng, SeedableRng};
 use rayon::prelude::*;
@@ -205,8 +205,8 @@ pub fn markdown(records: &[Value]) -> String {
 }
 
 pub fn run(a: Args) -> ExitCode {
-    if a.count == 0 || a.bits.iter().any(|&b| !(16..=8192).contains(&b)) || a.r.iter().any(|&r| r > primekit::sieve::NUM_SMALL_ODD_PRIMES) {
-        eprintln!("error: --count must be positive, --bits within 16..=8192, --r at most {}", primekit::sieve::NUM_SMALL_ODD_PRIMES);
+    if a.count == 0 || a.bits.iter().any(|&b| !(16..=8192).contains(&b)) || a.r.iter().any(|&r| r > primekit::hazmat::sieve::NUM_SMALL_ODD_PRIMES) {
+        eprintln!("error: --count must be positive, --bits within 16..=8192, --r at most {}", primekit::hazmat::sieve::NUM_SMALL_ODD_PRIMES);
         return ExitCode::from(2);
     }
     super::emit::print_records(measure(&a), Some(markdown))

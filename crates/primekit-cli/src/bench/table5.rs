@@ -7,8 +7,8 @@
 
 use super::timing::mean_median;
 use clap::Args as ClapArgs;
-use primekit::research::pga::{Config, Generator, Pga, SieveKind};
-use primekit::research::tests::mrac::mrac_rounds;
+use primekit_research::pga::{Config, Generator, Pga, SieveKind};
+use primekit_research::tests::mrac::mrac_rounds;
 use rand_chacha::rand_core::SeedableRng;
 use serde_json::json;
 use std::process::ExitCode;

@@ -9,9 +9,9 @@
 use super::test::{make_inputs, Inputs};
 use super::timing::{mean_median, time_passes};
 use clap::Args as ClapArgs;
-use primekit::primality::MillerRabin;
-use primekit::sieve::small_primes::SMALL_ODD_PRIMES;
-use primekit::sieve::{trial_divide_vartime, TrialDivision};
+use primekit::hazmat::primality::MillerRabin;
+use primekit::hazmat::sieve::SMALL_ODD_PRIMES;
+use primekit::hazmat::sieve::{trial_divide_vartime, TrialDivision};
 use serde_json::json;
 use std::process::ExitCode;
 

@@ -86,7 +86,7 @@ pub fn run(args: Args) -> ExitCode {
 
 #[cfg(feature = "compare")]
 fn compare(inputs: &[BigUint], bits: u32, kind: Inputs, reps: usize) {
-    use primekit::research::peers::{gmp::Mpz, openssl};
+    use primekit_research::peers::{gmp::Mpz, openssl};
     let ctx = openssl::Ctx::new();
     let bns: Vec<_> = inputs.iter().map(openssl::Bn::from_biguint).collect();
     let check = |n: &openssl::Bn| openssl::check_prime(n, &ctx).expect("BN_check_prime error");

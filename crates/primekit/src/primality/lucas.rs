@@ -247,7 +247,7 @@ pub fn lucas_test_vartime(n: &BigUint, kind: LucasKind) -> Result<LucasOutcome, 
 
 #[cfg(test)]
 mod tests {
-    //! The ladder is checked against a definitional oracle in `tests/research_tests.rs`.
+    //! The ladder is checked against a definitional oracle in `crates/primekit-research/tests/research_tests.rs`.
     use super::*;
     #[test]
     fn squares_and_factors_have_no_params() {

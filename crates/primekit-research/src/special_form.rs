@@ -108,7 +108,7 @@ pub trait SpecialPrime<const N: usize, const W: usize> {
     }
     /// The prime as a big integer.
     fn modulus() -> BigUint {
-        crate::arith::limbs::from_limbs(&Self::P)
+        primekit::hazmat::limbs::from_limbs(&Self::P)
     }
 }
 
@@ -216,7 +216,7 @@ impl SpecialPrime<9, 18> for P521 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arith::limbs::{from_limbs, to_limbs};
+    use primekit::hazmat::limbs::{from_limbs, to_limbs};
     use rand_chacha::rand_core::{RngCore, SeedableRng};
 
     fn check<const N: usize, const W: usize, P: SpecialPrime<N, W>>(seed: u64) {

@@ -4,7 +4,7 @@
 
 use super::residues::Residues;
 use super::{random_trial, Candidate, Sieve};
-use crate::Error;
+use primekit::Error;
 use num_bigint::BigUint;
 use rand_core::CryptoRngCore;
 
@@ -144,7 +144,7 @@ impl Sieve for NssSieve {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::research::pga::sieve_openssl::OpensslSieve;
+    use crate::pga::sieve_openssl::OpensslSieve;
 
     /// Brute force: offsets d in [0, span) (step 2 or 4) with n0 + d free of the first r
     /// odd primes (safe: and (n0 + d - 1)/2 free of them too).
@@ -154,7 +154,7 @@ mod tests {
             .map(|i| i * step)
             .filter(|&d| {
                 let n = n0 + d;
-                crate::sieve::small_primes::SMALL_ODD_PRIMES[..r]
+                primekit::hazmat::sieve::SMALL_ODD_PRIMES[..r]
                     .iter()
                     .all(|&p| {
                         let m = (&n % p).to_u64_digits().first().copied().unwrap_or(0);

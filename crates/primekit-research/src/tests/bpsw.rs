@@ -2,10 +2,10 @@
 //! round to base 2, Selfridge's method A (squareness tested after 7 unsuccessful D),
 //! then a strong Lucas test. Deterministic; no composite is known to pass.
 
-use crate::primality::lucas::{selfridge_method_a, LucasLadder, NoParams, SearchOptions};
-use crate::primality::MillerRabin;
-use crate::research::instrument::{prefilter, Outcome, Stage};
-use crate::Error;
+use primekit::hazmat::primality::{selfridge_method_a, LucasLadder, NoParams, SearchOptions};
+use primekit::hazmat::primality::MillerRabin;
+use crate::instrument::{prefilter, Outcome, Stage};
+use primekit::Error;
 use num_bigint::BigUint;
 
 /// BPSW with trial division by the first `r` odd primes.

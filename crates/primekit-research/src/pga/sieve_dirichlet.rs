@@ -6,8 +6,8 @@
 //! which the NSS PGA bounds by L (§4.3.3).
 
 use super::{random_below, Candidate, Sieve};
-use crate::sieve::small_primes::SMALL_ODD_PRIMES;
-use crate::Error;
+use primekit::hazmat::sieve::SMALL_ODD_PRIMES;
+use primekit::Error;
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::One;

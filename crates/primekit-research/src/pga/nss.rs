@@ -2,7 +2,7 @@
 //! and testing sieved candidates while n - n0 <= L and n stays k bits.
 
 use super::{probable_prime, Counters, Outcome, Sieve};
-use crate::Error;
+use primekit::Error;
 use rand_core::CryptoRngCore;
 
 /// Runs the NSS PGA; `u = None` means unbounded rounds (the safe variant, §4.3.2).

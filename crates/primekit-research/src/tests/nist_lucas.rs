@@ -5,11 +5,11 @@
 //! add-shifts (A + B)/2 mod n (Alg. 5). Halving commutes with the Montgomery factor R,
 //! so the whole ladder stays in Montgomery form. n passes when U_{n+1} ≡ 0.
 
-use crate::arith::limbs::{add_assign, bit, bit_len_vartime, lt_vartime, sub_into, to_limbs, Limb};
-use crate::arith::MontContext;
-use crate::primality::lucas::{selfridge_method_a, NoParams, SearchOptions};
-use crate::research::instrument::{prefilter, Outcome, Stage};
-use crate::Error;
+use primekit::hazmat::limbs::{add_assign, bit, bit_len_vartime, lt_vartime, sub_into, to_limbs, Limb};
+use primekit::hazmat::mont::MontContext;
+use primekit::hazmat::primality::{selfridge_method_a, NoParams, SearchOptions};
+use crate::instrument::{prefilter, Outcome, Stage};
+use primekit::Error;
 use num_bigint::BigUint;
 
 /// Alg. 5: `out = (a + b)/2 mod m` for `a, b < m`, m odd.
@@ -78,7 +78,7 @@ pub fn u_n_plus_one_is_zero(ctx: &MontContext, n: &BigUint, d: i64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arith::limbs::from_limbs;
+    use primekit::hazmat::limbs::from_limbs;
 
     #[test]
     fn add_shift_matches_biguint() {

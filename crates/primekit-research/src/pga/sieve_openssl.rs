@@ -4,7 +4,7 @@
 
 use super::residues::Residues;
 use super::{random_trial, Candidate, Sieve};
-use crate::Error;
+use primekit::Error;
 use num_bigint::BigUint;
 use rand_core::CryptoRngCore;
 

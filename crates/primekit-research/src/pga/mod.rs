@@ -5,7 +5,7 @@
 //! [`params`]. Research tier: every knob is exposed; not the product's generator.
 //!
 //! ```
-//! use primekit::research::pga::{Config, Generator, Pga, SieveKind};
+//! use primekit_research::pga::{Config, Generator, Pga, SieveKind};
 //! let cfg = Config { pga: Pga::Natural, sieve: SieveKind::Nss, safe: false, bits: 256, r: 64, l: 4000, gamma: 128.0 };
 //! let mut g = Generator::new(&cfg).unwrap();
 //! let p = g.generate_retrying(&mut rand_core::OsRng).unwrap().prime;
@@ -22,8 +22,8 @@ pub mod sieve_dirichlet;
 pub mod sieve_nss;
 pub mod sieve_openssl;
 
-use crate::primality::MillerRabin;
-use crate::Error;
+use primekit::hazmat::primality::MillerRabin;
+use primekit::Error;
 use num_bigint::BigUint;
 use rand_core::CryptoRngCore;
 
@@ -249,7 +249,7 @@ impl Generator {
                 "bits must be in {MIN_BITS}..={MAX_BITS} (got {k})"
             )));
         }
-        let rmax = crate::sieve::NUM_SMALL_ODD_PRIMES;
+        let rmax = primekit::hazmat::sieve::NUM_SMALL_ODD_PRIMES;
         if cfg.r == 0 || cfg.r > rmax {
             return Err(Error::InvalidArgument(format!(
                 "r must be in 1..={rmax} (got {})",

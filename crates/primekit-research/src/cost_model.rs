@@ -9,7 +9,7 @@
 //!
 //! and the weighted sum over random odd inputs. C_i = C_TD for every i (footnote 4).
 
-use crate::sieve::small_primes::{NUM_SMALL_ODD_PRIMES, SMALL_ODD_PRIMES};
+use primekit::hazmat::sieve::{NUM_SMALL_ODD_PRIMES, SMALL_ODD_PRIMES};
 
 /// The Euler-Mascheroni constant γ.
 pub const EULER_GAMMA: f64 = 0.577_215_664_901_532_9;
@@ -54,7 +54,7 @@ pub fn sigma(r: usize) -> f64 {
 
 /// The r-th odd prime p_r in the paper's 1-based numbering (p_1 = 3, p_2047 = 17863).
 pub fn p_r(r: usize) -> u32 {
-    crate::sieve::odd_prime(r - 1)
+    primekit::hazmat::sieve::odd_prime(r - 1)
 }
 
 /// σ_r by Mertens' approximation, eq. 3 (r >= 1).

@@ -3,8 +3,8 @@
 //! probability up to 4^-t; here for comparison only.
 
 use super::mr_fixed::mr_rounds_test;
-use crate::research::instrument::Outcome;
-use crate::Error;
+use crate::instrument::Outcome;
+use primekit::Error;
 use num_bigint::BigUint;
 use rand_core::CryptoRngCore;
 

@@ -11,7 +11,7 @@ pub mod mrac;
 pub mod nist_lucas;
 
 use super::instrument::Outcome;
-use crate::Error;
+use primekit::Error;
 use num_bigint::BigUint;
 use rand_core::CryptoRngCore;
 

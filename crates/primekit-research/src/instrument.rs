@@ -1,8 +1,8 @@
 //! What every research test reports besides its verdict: which stage decided and how
 //! many Miller-Rabin rounds ran (seed 001 §3 counts rounds per input, Table 3).
 
-use crate::primality::small::is_prime_u64;
-use crate::sieve::TrialDivision;
+use primekit::hazmat::primality::is_prime_u64;
+use primekit::hazmat::sieve::TrialDivision;
 use num_bigint::BigUint;
 
 /// The stage that settled the answer.

@@ -5,6 +5,7 @@
 //! 2..p-1, since p | (n-1)/2 is excluded).
 
 use num_bigint::BigUint;
+use statrs::distribution::{ChiSquared, ContinuousCDF};
 
 /// Critical value of the 95% band (the thesis's τ).
 pub const TAU: f64 = 1.96;
@@ -102,80 +103,17 @@ pub fn analyse(primes: &[BigUint], k: u32, safe: bool) -> Report {
     }
 }
 
-/// ln Γ(x) for x > 0 (Lanczos, g = 7, 9 terms; relative error ~1e-15).
-fn ln_gamma(x: f64) -> f64 {
-    const C: [f64; 9] = [
-        0.999_999_999_999_809_9,
-        676.520_368_121_885_1,
-        -1_259.139_216_722_402_8,
-        771.323_428_777_653_1,
-        -176.615_029_162_140_6,
-        12.507_343_278_686_905,
-        -0.138_571_095_265_720_12,
-        9.984_369_578_019_572e-6,
-        1.505_632_735_149_311_6e-7,
-    ];
-    if x < 0.5 {
-        return (std::f64::consts::PI / (std::f64::consts::PI * x).sin()).ln() - ln_gamma(1.0 - x);
-    }
-    let x = x - 1.0;
-    let mut a = C[0];
-    let t = x + 7.5;
-    for (i, &c) in C.iter().enumerate().skip(1) {
-        a += c / (x + i as f64);
-    }
-    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln()
-}
-
-/// Regularised upper incomplete gamma Q(a, x): series for x < a + 1, continued
-/// fraction (modified Lentz) otherwise.
-fn gamma_q(a: f64, x: f64) -> f64 {
-    if x <= 0.0 {
-        return 1.0;
-    }
-    let lead = (-x + a * x.ln() - ln_gamma(a)).exp();
-    if x < a + 1.0 {
-        let (mut sum, mut term, mut ap) = (1.0 / a, 1.0 / a, a);
-        for _ in 0..10_000 {
-            ap += 1.0;
-            term *= x / ap;
-            sum += term;
-            if term.abs() < sum.abs() * 1e-16 {
-                break;
-            }
-        }
-        (1.0 - sum * lead).max(0.0)
-    } else {
-        let tiny = 1e-300;
-        let mut b = x + 1.0 - a;
-        let mut c = 1.0 / tiny;
-        let mut d = 1.0 / b;
-        let mut h = d;
-        for i in 1..10_000 {
-            let an = -(i as f64) * (i as f64 - a);
-            b += 2.0;
-            d = an * d + b;
-            if d.abs() < tiny {
-                d = tiny;
-            }
-            c = b + an / c;
-            if c.abs() < tiny {
-                c = tiny;
-            }
-            d = 1.0 / d;
-            let delta = d * c;
-            h *= delta;
-            if (delta - 1.0).abs() < 1e-16 {
-                break;
-            }
-        }
-        lead * h
-    }
-}
-
-/// Survival function of the chi-square distribution with `dof` degrees of freedom.
+/// Survival function P(χ²_dof >= chi2) of the chi-square distribution with `dof` degrees
+/// of freedom (statrs). Zero degrees of freedom, a single bin, is the point mass at 0;
+/// a statistic that is not a number gives NaN rather than a panic.
 pub fn chi2_sf(chi2: f64, dof: f64) -> f64 {
-    gamma_q(dof / 2.0, chi2 / 2.0)
+    if dof == 0.0 {
+        return if chi2 > 0.0 { 0.0 } else { 1.0 };
+    }
+    match ChiSquared::new(dof) {
+        Ok(d) if !chi2.is_nan() => d.sf(chi2),
+        _ => f64::NAN,
+    }
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! recomputation (`fixtures/pga_params.py`, output pasted in `fixtures/pga_params.txt`),
 //! and the monotonic behaviour the thesis states.
 
-use primekit::research::pga::params::{
+use primekit_research::pga::params::{
     derive_natural, derive_nss, derive_openssl, natural_min_l, nss_rounds,
 };
 

@@ -3,9 +3,9 @@
 //! Alone they accept the Lucas (OEIS A217120) and strong Lucas (A217255) pseudoprimes.
 
 use super::bpsw::strong_lucas_stage;
-use crate::primality::lucas::{selfridge_method_a, LucasLadder, NoParams, SearchOptions};
-use crate::research::instrument::{prefilter, Outcome, Stage};
-use crate::Error;
+use primekit::hazmat::primality::{selfridge_method_a, LucasLadder, NoParams, SearchOptions};
+use crate::instrument::{prefilter, Outcome, Stage};
+use primekit::Error;
 use num_bigint::BigUint;
 
 /// Strong Lucas test with trial division by the first `r` odd primes.

@@ -3,7 +3,7 @@
 //! the system `openssl` CLI is present, by `openssl prime` as an independent oracle.
 
 use num_bigint::BigUint;
-use primekit::research::pga::{Config, Generator, Pga, SieveKind};
+use primekit_research::pga::{Config, Generator, Pga, SieveKind};
 use rand_chacha::rand_core::{OsRng, SeedableRng};
 
 fn config(pga: Pga, sieve: SieveKind, safe: bool, bits: u32) -> Config {
@@ -141,7 +141,7 @@ fn derived_parameters_are_used() {
     })
     .unwrap();
     // Natural + NSS sieve: the array is raised to eq. 3.8's minimum.
-    assert!(g.config().l >= primekit::research::pga::params::natural_min_l(1024, 64.0));
+    assert!(g.config().l >= primekit_research::pga::params::natural_min_l(1024, 64.0));
     let g = Generator::new(&Config {
         gamma: 128.0,
         l: 700,

@@ -6,8 +6,8 @@
 //! Everything is computed in log2 so that terms such as 2^-1500 (k = 3072) do not
 //! underflow; `tests/fixtures/pga_params.py` recomputes the same values with mpmath.
 
-use crate::sieve::small_primes::SMALL_ODD_PRIMES;
-use crate::Error;
+use primekit::hazmat::sieve::SMALL_ODD_PRIMES;
+use primekit::Error;
 use std::f64::consts::{LN_2, PI};
 
 /// Largest t searched before declaring the target unreachable.

@@ -2,9 +2,9 @@
 //! [2, n-2], stopping at the first witness: MR64 and MR128 of seed 001 §3.2-3.3 (and,
 //! with t from Table 1, MRAC). Error on any composite <= 4^-t.
 
-use crate::primality::MillerRabin;
-use crate::research::instrument::{prefilter, Outcome, Stage};
-use crate::Error;
+use primekit::hazmat::primality::MillerRabin;
+use crate::instrument::{prefilter, Outcome, Stage};
+use primekit::Error;
 use num_bigint::BigUint;
 use rand_core::CryptoRngCore;
 

@@ -3,9 +3,9 @@
 //! Consecutive primes are packed into groups whose product fits in a word, so one
 //! pass of word divisions over n's limbs serves a whole group (four groups per pass).
 
-use crate::arith::limbs::Limb;
-use crate::arith::word::rem_limbs_many;
-use crate::sieve::small_primes::SMALL_ODD_PRIMES;
+use primekit::hazmat::limbs::Limb;
+use primekit::hazmat::limbs::rem_limbs_many;
+use primekit::hazmat::sieve::SMALL_ODD_PRIMES;
 
 /// Groups of the first r odd primes, each with its word-sized product.
 #[derive(Clone, Debug)]

@@ -1,8 +1,8 @@
-//! The Natural PGA (seed 002 §3.2.2, Alg. 4): one trial, then every sieved candidate in
-//! order until a probable prime, failing only when the sieve or the k-bit interval ends.
+//! The OpenSSL PGA (seed 002 §3.2.3, Alg. 5–6): every round draws a fresh trial, takes
+//! the sieve's first candidate only and restarts unless it is a probable prime.
 
 use super::{probable_prime, Counters, Outcome, Sieve};
-use crate::Error;
+use primekit::Error;
 use rand_core::CryptoRngCore;
 
 pub(super) fn run(
@@ -12,19 +12,17 @@ pub(super) fn run(
     safe: bool,
     rng: &mut dyn CryptoRngCore,
 ) -> Result<Outcome, Error> {
-    let mut c = Counters {
-        rounds: 1,
-        candidates: 0,
-    };
-    sieve.start(rng)?;
-    while let Some(cand) = sieve.next() {
+    let mut c = Counters::default();
+    loop {
+        c.rounds += 1;
+        sieve.start(rng)?;
+        let Some(cand) = sieve.next() else { continue };
         if cand.n.bits() != k as u64 {
-            break;
+            continue;
         }
         c.candidates += 1;
         if probable_prime(&cand.n, t, safe, rng)? {
             return Ok(c.prime(cand.n));
         }
     }
-    Ok(c.failure())
 }
