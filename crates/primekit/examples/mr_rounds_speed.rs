@@ -1,6 +1,7 @@
 //! Constant-time Miller-Rabin rounds on one prime: one base at a time
-//! (`MillerRabin::passes_ct`) against `passes_all_ct`, which runs them in the eight IFMA
-//! lanes from `LANES_MIN_ROUNDS_CT` bases up (fewer: the same single rounds).
+//! (`MillerRabin::passes_ct`) against `passes_all_ct`, which runs them in the process
+//! kernel's widest lanes where they pay (`hazmat::lanes::SharedModulus::for_rounds`),
+//! else the same single rounds. Run once per kernel with `PRIMEKIT_KERNEL`.
 use primekit::hazmat::primality::MillerRabin;
 use rand_core::SeedableRng;
 use std::time::Instant;
