@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reliability checks beyond `cargo test` (issue 8): the fuzz smoke run (each cargo-fuzz
+# Reliability checks beyond `cargo test`: the fuzz smoke run (each cargo-fuzz
 # target for FUZZ_SECONDS, default 20 s) and the ctgrind constant-time check. Each script
 # skips with exit 0 and a message when its tool (nightly + cargo-fuzz, valgrind) is missing.
 set -uo pipefail

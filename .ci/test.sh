@@ -2,6 +2,7 @@
 # The project's test command (README). CI runs exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash .ci/hygiene.sh
 cargo test --release --workspace
 bash python/ci.sh
 bash .ci/extra.sh

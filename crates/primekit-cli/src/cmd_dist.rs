@@ -1,4 +1,4 @@
-//! `primekit dist`: seed 002 §5.2's distribution check of one PGA × sieve combination —
+//! `primekit dist`: the distribution check of Dobrosavljević 2021, §5.2, of one PGA × sieve combination —
 //! the most significant byte of `--count` generated primes in 64 bins against the band
 //! μ ± 1.96√μ, a chi-square p-value, residues modulo small primes — printed as one JSON
 //! line and drawn as a histogram (PNG, or SVG if `--out` ends in .svg).

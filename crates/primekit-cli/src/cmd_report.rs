@@ -1,6 +1,6 @@
 //! `primekit report --out DIR`: regenerates every table and plot of the research suite
-//! in one run — seed 001 Table 2 (`table2.*`), Table 3 (`table3.*`), the r sweeps behind
-//! Figures 4-7, Figures 1-7 as SVG and PNG, the Lucas/BPSW cost ratios and seed 003's
+//! in one run — Massimo & Paterson 2020, Table 2 (`table2.*`), Table 3 (`table3.*`), the r sweeps behind
+//! Figures 4-7, Figures 1-7 as SVG and PNG, the Lucas/BPSW cost ratios and Hamburg's (2014)
 //! modmul comparison — with the JSON lines of every measurement and a README.md index.
 
 use crate::bench::{adversarial, inputs::Shard, lucas, modmul, suite};
@@ -150,17 +150,17 @@ fn figures(out: &Path, sweep: &[Value], sweep_bits: &[u32], r_max: usize) -> Res
 }
 
 fn lucas_table(recs: &[Value]) -> String {
-    let mut s = String::from("| k | MR round ms | Lucas | strong Lucas | NIST Lucas (seed 004) | BPSW | strong Lucas ms / 0.90 ms (45 nm ASIC) |\n|---|---|---|---|---|---|---|\n");
+    let mut s = String::from("| k | MR round ms | Lucas | strong Lucas | NIST Lucas (Le Masle et al. 2011) | BPSW | strong Lucas ms / 0.90 ms (45 nm ASIC) |\n|---|---|---|---|---|---|---|\n");
     for v in recs.iter().filter(|v| v["op"] == "lucas_summary") {
         let r = &v["over_mr_round"];
         let f = |k: &str| r[k].as_f64().map(|x| format!("{x:.2}×")).unwrap_or("–".into());
         let _ = writeln!(s, "| {} | {:.3} | {} | {} | {} | {} | {} |", v["bits"], v["mean_ms"].as_f64().unwrap_or(0.0), f("lucas"), f("strong_lucas"), f("nist_lucas"), f("bpsw"), r["strong_lucas_ms_vs_asic_45nm_0.90ms"].as_f64().map(|x| format!("{x:.2}")).unwrap_or("–".into()));
     }
-    s + "\nTargets: strong Lucas ≤ 2.0× and BPSW ≤ 3.2× one MR round (seed 001's Lucas part: 17.04×).\n"
+    s + "\nTargets: strong Lucas ≤ 2.0× and BPSW ≤ 3.2× one MR round (the Lucas part of Massimo & Paterson 2020: 17.04×).\n"
 }
 
 fn modmul_table(recs: &[Value]) -> String {
-    let mut s = String::from("| prime | Montgomery/special, mul | Montgomery/special, sqr | Hamburg (seed 003) |\n|---|---|---|---|\n");
+    let mut s = String::from("| prime | Montgomery/special, mul | Montgomery/special, sqr | Hamburg (2014) |\n|---|---|---|---|\n");
     for v in recs.iter().filter(|v| v["op"] == "modmul_ratio") {
         let _ = writeln!(s, "| {} | {:.2} | {:.2} | ≈2 at 256 bits, 2–3 towards 512 |", v["prime"].as_str().unwrap_or(""), v["mul_ratio"].as_f64().unwrap_or(0.0), v["sqr_ratio"].as_f64().unwrap_or(0.0));
     }
@@ -193,8 +193,8 @@ fn report(a: &ReportArgs) -> Result<(), String> {
     step("figures");
     let r_max = a.sweep_r.iter().copied().max().unwrap_or(2047).max(2047);
     let figs = figures(&a.out, &sweep, &a.sweep_bits, r_max)?;
-    let mut md = String::from("# primekit research report\n\nRegenerate with `primekit report --out DIR` (see docs/research.md). Machines differ from seed 001's, so compare ratios.\n\n");
-    let _ = write!(md, "## Table 2 (seed 001): mean ms per test, {} random odd inputs and {} primes per size\n\n{t2md}\n## Table 3 (seed 001)\n\n{t3md}\n## Lucas tests vs one MR round (same primes)\n\n{}\n## Montgomery vs special-form multiplication (seed 003)\n\n{}\n## Figures\n\n", a.count, a.primes, lucas_table(&lu), modmul_table(&mm));
+    let mut md = String::from("# primekit research report\n\nRegenerate with `primekit report --out DIR` (see docs/research.md). Machines differ from those of Massimo & Paterson 2020, so compare ratios.\n\n");
+    let _ = write!(md, "## Table 2 (Massimo & Paterson 2020): mean ms per test, {} random odd inputs and {} primes per size\n\n{t2md}\n## Table 3 (Massimo & Paterson 2020)\n\n{t3md}\n## Lucas tests vs one MR round (same primes)\n\n{}\n## Montgomery vs special-form multiplication (Hamburg 2014)\n\n{}\n## Figures\n\n", a.count, a.primes, lucas_table(&lu), modmul_table(&mm));
     for f in &figs {
         let _ = writeln!(md, "- [{f}.svg]({f}.svg) · ![{f}]({f}.png)");
     }

@@ -39,7 +39,7 @@ enum Cmd {
     Prev(cmd_nextprime::Args),
     /// Diffie-Hellman parameters (safe prime, g = 2) as a PKCS #3 PEM.
     Dhparam(cmd_dhparam::Args),
-    /// Seed 002 §5.2 distribution check of a PGA's output (MSB-byte histogram, residues).
+    /// Distribution check of Dobrosavljević 2021, §5.2, of a PGA's output (MSB-byte histogram, residues).
     Dist(cmd_dist::Args),
     /// Benchmarks; each prints one JSON object per line.
     #[command(subcommand)]

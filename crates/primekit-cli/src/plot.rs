@@ -1,5 +1,5 @@
 //! PNG/SVG figures for the research commands (plotters): a histogram with an acceptance
-//! band (seed 002 Fig. 5.10–5.12) and a runtime heatmap over (r, L) (Fig. 5.1–5.21).
+//! band (Dobrosavljević 2021, Fig. 5.10–5.12) and a runtime heatmap over (r, L) (Fig. 5.1–5.21).
 
 use plotters::coord::Shift;
 use plotters::prelude::*;

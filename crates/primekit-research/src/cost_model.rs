@@ -1,4 +1,4 @@
-//! Seed 001's cost model for a primality test with trial division (§3.1.2-3.2.2).
+//! Massimo & Paterson's (2020) cost model for a primality test with trial division (§3.1.2-3.2.2).
 //!
 //! - eq. 2: σ_r = 1 - Π_{i<=r} (1 - 1/p_i), the fraction of random odd composites removed
 //!   by trial division by the first r odd primes (p_1 = 3; p_2047 = 17863 as in the paper);
@@ -26,7 +26,7 @@ pub struct Costs {
 }
 
 impl Costs {
-    /// Seed 001's measured 1024-bit costs: C_TD = 0.000371 ms, C_MR = 0.298 ms,
+    /// Massimo & Paterson's (2020) measured 1024-bit costs: C_TD = 0.000371 ms, C_MR = 0.298 ms,
     /// C_L = 17.04 C_MR (§3.1.2, §3.4.1).
     pub const PAPER_1024: Costs = Costs { c_td: 0.000371, c_mr: 0.298, c_lucas: 17.04 * 0.298 };
 }
@@ -142,7 +142,7 @@ mod tests {
             assert!((sigma(r) - indep(r)).abs() < 1e-12, "r={r}");
         }
         assert!((sigma(1) - 1.0 / 3.0).abs() < 1e-15);
-        // Seed 001 §3.1.2: σ_128 = 0.831, σ_2047 = 0.885 (three decimals).
+        // Massimo & Paterson 2020, §3.1.2: σ_128 = 0.831, σ_2047 = 0.885 (three decimals).
         assert!((sigma(128) - 0.831).abs() < 0.0005, "σ_128 = {}", sigma(128));
         assert!((sigma(2047) - 0.885).abs() < 0.0005, "σ_2047 = {}", sigma(2047));
         // Mertens is an approximation: within 0.005 of the exact value from r = 64 on.

@@ -1,5 +1,5 @@
 //! What every research test reports besides its verdict: which stage decided and how
-//! many Miller-Rabin rounds ran (seed 001 §3 counts rounds per input, Table 3).
+//! many Miller-Rabin rounds ran (Massimo & Paterson 2020, §3 and Table 3, count rounds per input).
 
 use primekit::hazmat::primality::is_prime_u64;
 use primekit::hazmat::sieve::TrialDivision;

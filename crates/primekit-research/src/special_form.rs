@@ -1,5 +1,5 @@
 //! Multiplication modulo three special-form primes with their dedicated reductions, the
-//! comparison point for seed 003 (Hamburg, CFRG 2014: a general Montgomery product costs
+//! comparison point for Hamburg (CFRG mailing list, 2014: a general Montgomery product costs
 //! about 2n^2 + n word products against n^2 + n for a special prime, "~2x at 256 bits,
 //! higher for longer numbers").
 //!

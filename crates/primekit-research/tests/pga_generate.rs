@@ -1,4 +1,4 @@
-//! Seed 002's nine PGA × sieve combinations and their safe variants produce primes of
+//! Dobrosavljević's (2021) nine PGA × sieve combinations and their safe variants produce primes of
 //! exactly k bits with the top two bits set, checked by `primekit::is_prime` and, when
 //! the system `openssl` CLI is present, by `openssl prime` as an independent oracle.
 

@@ -1,4 +1,4 @@
-//! Seed 002 parameter derivation (eq. 3.1–3.13) against an independent mpmath
+//! Dobrosavljević 2021 parameter derivation (eq. 3.1–3.13) against an independent mpmath
 //! recomputation (`fixtures/pga_params.py`, output pasted in `fixtures/pga_params.txt`),
 //! and the monotonic behaviour the thesis states.
 

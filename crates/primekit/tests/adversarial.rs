@@ -126,7 +126,7 @@ fn composites_passing_many_fixed_bases() {
     // Arnault's constructions (46 digits, Go; 337 digits, Arnault 1996 via Wycheproof,
     // Botan, LibTomMath, sympy; 397 digits, Arnault 1995, crypto-primes) and the
     // Prime-and-Prejudice composite (Albrecht-Massimo-Paterson-Somorovsky 2018, as
-    // transcribed in MoarVM issue 1170). Not constructed here: Arnault's method
+    // transcribed in MoarVM/MoarVM#1170). Not constructed here: Arnault's method
     // (J. Symbolic Comput. 20 (1995) 151-161) needs a CRT search over the target bases
     // we leave to the cited numbers. The minimum bases each must fool are the
     // properties stated by their sources (and checked in shared/corpus/README.md).
@@ -214,7 +214,7 @@ fn two_x_four_x(rng: &mut impl rand::RngCore, bits: u64) -> BigUint {
 
 #[test]
 fn worst_case_2x_plus_1_times_4x_plus_1() {
-    // Seed 001 §3.5.2 / Table 3: with 2x+1, 4x+1 prime (x odd) exactly a quarter of the
+    // Massimo & Paterson 2020, §3.5.2 / Table 3: with 2x+1, 4x+1 prime (x odd) exactly a quarter of the
     // bases are strong liars, the Monier-Rabin worst case. Sizes 512..2048 bits.
     let mut rng = rand::rngs::StdRng::seed_from_u64(0x2424);
     let mut sizes = Vec::new();

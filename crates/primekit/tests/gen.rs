@@ -1,7 +1,7 @@
 //! Prime generation: outputs checked by independent oracles (the system `openssl prime`
 //! where present, else a num-bigint Miller-Rabin written here; trial division below
 //! 2^32), sizes and top bits, safe-prime structure, options, errors, and the output
-//! distribution (seed 002 §5.2: MSB-byte histogram band and chi-square).
+//! distribution (Dobrosavljević 2021, §5.2: MSB-byte histogram band and chi-square).
 
 use num_bigint::BigUint;
 use num_integer::Integer;
@@ -199,7 +199,7 @@ fn chi_square_helper_is_sane() {
     assert!((chi_square_p_value(103.44, 63.0) - 0.001).abs() < 0.0005);
 }
 
-/// Seed 002 §5.2: the most significant byte of k-bit outputs has its top two bits set and
+/// Dobrosavljević 2021, §5.2: the most significant byte of k-bit outputs has its top two bits set and
 /// six varying bits, so 64 bins of expected count mu = N/64; the 95% band is
 /// mu +- 1.96 sqrt(mu). A uniform generator leaves ~5% of bins outside it; we require
 /// at most 12 of 64 and a chi-square p-value above 0.001. Fixed seed: deterministic.

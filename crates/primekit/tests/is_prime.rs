@@ -134,7 +134,7 @@ fn chernick_carmichael_numbers_are_composite() {
 
 #[test]
 fn adversarial_2x_plus_1_times_4x_plus_1() {
-    // Seed 001 §3.5.2: n = (2x+1)(4x+1) with both factors prime is a strong liar for a
+    // Massimo & Paterson 2020, §3.5.2: n = (2x+1)(4x+1) with both factors prime is a strong liar for a
     // quarter of all bases, the worst case for Miller-Rabin. 1024-bit n, made here.
     let mut rng = rand::rngs::StdRng::seed_from_u64(12);
     let mut made = 0;

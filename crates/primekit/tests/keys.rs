@@ -53,7 +53,7 @@ fn composite_p_fails() {
     assert!(!r.ok());
 }
 
-/// "Safety in Numbers" (Galbraith, Massimo, Paterson, PKC 2019; seed 001 §1): composites
+/// "Safety in Numbers" (Galbraith, Massimo, Paterson, PKC 2019; Massimo & Paterson 2020, §1): composites
 /// built to pass OpenSSL's DH checks, from Wycheproof via the corpus (flag GaMaPa19).
 #[test]
 fn safety_in_numbers_composites_fail_as_p() {

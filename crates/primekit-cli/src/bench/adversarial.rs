@@ -1,4 +1,4 @@
-//! `primekit bench adversarial`: seed 001 Table 3 — Miller-Rabin rounds needed by MRAC
+//! `primekit bench adversarial`: Massimo & Paterson 2020, Table 3 — Miller-Rabin rounds needed by MRAC
 //! and MR64 (no trial division, as in the paper) on n = (2x+1)(4x+1) with both factors
 //! prime, which pass a random-base round with probability close to 1/4. MRAC's
 //! misclassified count is printed beside its expectation N·4^-t.
@@ -40,7 +40,7 @@ pub struct Args {
 /// p is drawn from [2^(h-1), 2^(h-1)·√2) with h = bits/2 so that 2p² has `bits` bits.
 ///
 /// x is odd (p ≡ 3 mod 4), which makes exactly about 1/4 of all bases strong liars, the
-/// rate seed 001 §3.5.2 relies on: then n - 1 = 2x(4x + 3) has v2 = 1, p - 1 = 2x and
+/// rate that Massimo & Paterson (2020, §3.5.2) rely on: then n - 1 = 2x(4x + 3) has v2 = 1, p - 1 = 2x and
 /// q - 1 = 4x have odd part x, and Monier's count is (1 + (4 - 1)/3)·gcd(d, x)² = 2x² of
 /// φ(n) = 8x² units. For even x the count is (1 + (4^ν - 1)/3)·x'² with x = 2^(ν-1)·x'
 /// (ν = v2(p - 1) ≥ 2), a fraction 3/16 or less, which would bias Table 3 low.

@@ -1,10 +1,10 @@
 //! `primekit bench lucas`: the Lucas tests against one Miller-Rabin round on the same
 //! k-bit primes (where every stage runs in full): `mr_round` (one random-base round),
 //! `lucas` and `strong_lucas` (Selfridge search + the Q = 1 Montgomery ladder), `nist_lucas`
-//! (seed 004 Alg. 2: square test, binary Jacobi, 5 products per bit) and `bpsw`
-//! (base-2 round + strong Lucas), all with r = 0. Targets (issue 4): strong Lucas
-//! <= 2.0 MR rounds, BPSW <= 3.2, and faster than seed 004's 45 nm ASIC (0.90 ms at 1024
-//! bits). Seed 001's OpenSSL-based Lucas part needed 17.04 rounds. With `--features
+//! (Le Masle et al. 2011, Alg. 2: square test, binary Jacobi, 5 products per bit) and `bpsw`
+//! (base-2 round + strong Lucas), all with r = 0. Targets: strong Lucas
+//! <= 2.0 MR rounds, BPSW <= 3.2, and faster than Le Masle et al.'s (2011) 45 nm ASIC (0.90 ms at 1024
+//! bits). The OpenSSL-based Lucas part of Massimo & Paterson 2020 needed 17.04 rounds. With `--features
 //! compare`, GMP's BPSW (`mpz_probab_prime_p(n, 24)`) on the same primes is the peer
 //! (OpenSSL has no Lucas test). Times are thread CPU time ([`super::cpu_clock`]).
 

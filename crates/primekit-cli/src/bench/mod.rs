@@ -33,21 +33,21 @@ pub enum BenchCmd {
     Test(test::Args),
     /// Calibrate trial division: composite-path cost per r, measured and modelled.
     Td(td::Args),
-    /// Seed 001 Table 2: MRAC, MR64, MR128, BPSW on random odd inputs and primes, per r.
+    /// Massimo & Paterson 2020, Table 2: MRAC, MR64, MR128, BPSW on random odd inputs and primes, per r.
     Suite(suite::Args),
-    /// Seed 001 Table 3: rounds needed on adversarial n = (2x+1)(4x+1).
+    /// Massimo & Paterson 2020, Table 3: rounds needed on adversarial n = (2x+1)(4x+1).
     Adversarial(adversarial::Args),
     /// Lucas, strong Lucas, NIST Lucas and BPSW against one MR round on the same primes.
     Lucas(lucas::Args),
-    /// Seed 003: Montgomery vs special-form modular multiplication.
+    /// Hamburg 2014: Montgomery vs special-form modular multiplication.
     Modmul(modmul::Args),
-    /// Seed 001 Table 5: OpenSSL-style generator with MR64 inside vs MRAC inside.
+    /// Massimo & Paterson 2020, Table 5: OpenSSL-style generator with MR64 inside vs MRAC inside.
     Table5(table5::Args),
     /// Merge the JSON lines of sharded suite/adversarial runs.
     Merge(merge::Args),
-    /// Seed 002 incremental-search prime generation: one PGA × sieve combination.
+    /// Dobrosavljević 2021 incremental-search prime generation: one PGA × sieve combination.
     Pga(pga::Args),
-    /// Seed 002 Tables 5.1/5.2 and (r, L) heatmaps, beside OpenSSL, in one command.
+    /// Dobrosavljević 2021, Tables 5.1/5.2 and (r, L) heatmaps, beside OpenSSL, in one command.
     PgaTables(pga_tables::Args),
 }
 

@@ -1,4 +1,4 @@
-//! `primekit bench modmul`: seed 003 (Hamburg) — our general Montgomery product and
+//! `primekit bench modmul`: Hamburg 2014 — our general Montgomery product and
 //! squaring against a dedicated special-form reduction for 2^255-19, 2^448-2^224-1 and
 //! 2^521-1, on the same values. Each engine runs a dependent chain x <- x·y (or x <- x^2)
 //! so latency, not throughput, is measured; both chains end on the same value (checked).

@@ -1,4 +1,4 @@
-//! Seed 001's published figures (Table 2, Table 3), copied from
+//! The published figures of Massimo & Paterson 2020 (Table 2, Table 3), copied from
 //! `shared/reference/seed-figures.md`, printed beside ours as within-run ratios.
 
 /// (k, r, part, [MRAC, MR64, MR128, BPSW]) in ms; Intel Xeon E5-2690 v4, OpenSSL 1.1.1b.

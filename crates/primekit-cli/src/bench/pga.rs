@@ -1,4 +1,4 @@
-//! `primekit bench pga`: one of seed 002's nine PGA × sieve combinations (optionally the
+//! `primekit bench pga`: one of Dobrosavljević's (2021) nine PGA × sieve combinations (optionally the
 //! safe-prime variant) at given (r, L), t and U derived from (k, γ, r, L); with
 //! `--features compare`, OpenSSL's native `BN_generate_prime_ex2` in the same run.
 //!

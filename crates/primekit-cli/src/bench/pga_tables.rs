@@ -1,4 +1,4 @@
-//! `primekit bench pga-tables`: seed 002's Tables 5.1 (primes) and 5.2 (safe primes) —
+//! `primekit bench pga-tables`: Dobrosavljević's (2021) Tables 5.1 (primes) and 5.2 (safe primes) —
 //! the minimal mean runtime of each PGA × sieve combination over a small (r, L) grid —
 //! with OpenSSL's native generator measured in the same run (`--features compare`), the
 //! ratio to it, and the thesis's figures beside; plus one runtime heatmap over (r, L)
@@ -279,7 +279,7 @@ pub fn run(a: Args) -> ExitCode {
         }
         std::fs::create_dir_all(&a.out)?;
         let mut md =
-            String::from("# Seed 002 Tables 5.1/5.2 reproduced (`primekit bench pga-tables`)\n\n");
+            String::from("# Dobrosavljević 2021, Tables 5.1/5.2 reproduced (`primekit bench pga-tables`)\n\n");
         writeln!(md, "Command: `primekit bench pga-tables --bits {:?} --count {} --safe-bits {:?} --safe-count {} --gamma {}`.", a.bits, a.count, a.safe_bits, a.safe_count, a.gamma)?;
         writeln!(md, "Minimal mean runtime over a small (r, L) grid per combination; t and U derived per point (eq. 3.1–3.13). Thesis figures: AMD EPYC 7742, k = 1024, 64 × 8,192 calls per point; compare ratios, not milliseconds. Heatmaps: `heat_<k>_<pga>_<sieve>[_safe].png`.")?;
         let mut points = String::new();

@@ -1,9 +1,9 @@
-//! `primekit bench suite`: seed 001 Table 2 — mean time per test on random odd k-bit
+//! `primekit bench suite`: Massimo & Paterson 2020, Table 2 — mean time per test on random odd k-bit
 //! inputs that are composite, on primes, and overall, per test and trial-division r.
 //!
 //! What is timed: one call of the research test (trial division, rounds, Lucas part,
 //! random-base generation) per input, in passes over all inputs of a part. "overall" is
-//! the weighted sum (1 - q_k)·composite + q_k·prime with q_k = 2/ln 2^k (seed 001
+//! the weighted sum (1 - q_k)·composite + q_k·prime with q_k = 2/ln 2^k (Massimo & Paterson 2020,
 //! §3.1.1), since primes are too rare among random inputs to time them there; the prime
 //! inputs come from a generator instead. One `cost` line per size gives C_TD, C_MR and
 //! C_L measured here, for the cost model. Times are thread CPU time ([`super::cpu_clock`]).

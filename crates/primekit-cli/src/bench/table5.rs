@@ -1,7 +1,8 @@
-//! `primekit bench table5`: seed 001's Table 5 — OpenSSL's incremental generator (seed
-//! 002's OpenSSL PGA with its remainder-table sieve, r from seed 001's Table 4) with
+//! `primekit bench table5`: Massimo & Paterson 2020, Table 5 — OpenSSL's incremental
+//! generator (the OpenSSL PGA of Dobrosavljević 2021 with its remainder-table sieve, r from
+//! Massimo & Paterson 2020, Table 4) with
 //! MR64 inside (64 random-base rounds per final candidate) against the same generator
-//! with OpenSSL 1.1.1's MRAC rounds (seed 001 Table 1), on the same RNG stream, and the
+//! with OpenSSL 1.1.1's MRAC rounds (Massimo & Paterson 2020, Table 1), on the same RNG stream, and the
 //! overhead MR64 adds, beside the paper's (40 / 35 / 43 / 46 % at 512 / 1024 / 2048 /
 //! 3072 bits).
 
@@ -25,7 +26,7 @@ pub struct Args {
     seed: u64,
 }
 
-/// Seed 001 Table 4: trial-division primes recommended for MR64 at k bits.
+/// Massimo & Paterson 2020, Table 4: trial-division primes recommended for MR64 at k bits.
 fn table4_r(bits: u32) -> usize {
     match bits {
         0..=512 => 64,
@@ -36,7 +37,7 @@ fn table4_r(bits: u32) -> usize {
     }
 }
 
-/// Seed 001 Table 5's overhead of MR64 inside over MRAC inside, in percent.
+/// The overhead in Massimo & Paterson 2020, Table 5, of MR64 inside over MRAC inside, in percent.
 fn paper_overhead(bits: u32) -> Option<f64> {
     match bits {
         512 => Some(40.0),

@@ -2,8 +2,8 @@
 //!
 //! For each size and each r, on the same random odd inputs, it times the composite
 //! path of `is_prime` (trial division by the first r odd primes, then the base-2
-//! Miller-Rabin round for survivors) and prints seed 001's eq. (6) prediction beside
-//! the measurement: sum_{i<=r} (1 - sigma_{i-1}) C_TD + (1 - sigma_r) C_MR, with C_MR
+//! Miller-Rabin round for survivors) and prints the prediction of Massimo & Paterson 2020, eq. (6),
+//! beside the measurement: sum_{i<=r} (1 - sigma_{i-1}) C_TD + (1 - sigma_r) C_MR, with C_MR
 //! the measured base-2 round and C_TD the measured cost per prime of a full scan.
 
 use super::test::{make_inputs, Inputs};

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 #[derive(Clone, Copy, ValueEnum, PartialEq)]
 pub enum Inputs {
-    /// Uniform odd numbers with the top bit set (seed 001's Table 2 workload).
+    /// Uniform odd numbers with the top bit set (the workload of Massimo & Paterson 2020, Table 2).
     RandomOdd,
     /// Primes found by testing random odd numbers.
     Primes,

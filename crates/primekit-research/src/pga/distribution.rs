@@ -1,4 +1,4 @@
-//! The distribution check of seed 002 §5.2: a histogram of the most significant byte of
+//! The distribution check of Dobrosavljević 2021, §5.2: a histogram of the most significant byte of
 //! the generated primes (64 bins, since the top two bits are fixed) against the band
 //! μ ± 1.96·√μ, plus a chi-square goodness-of-fit p-value, and the residues of the primes
 //! modulo small primes (uniform over the admissible classes: 1..p-1, and for safe primes

@@ -1,5 +1,4 @@
-//! Incremental-search prime generation from seed 002 (`002_61fe6b29265335c4.txt`,
-//! Dobrosavljević 2021): three PGAs (NSS, Natural, OpenSSL; §3.2, Alg. 2–6) × three
+//! Incremental-search prime generation from Dobrosavljević 2021: three PGAs (NSS, Natural, OpenSSL; §3.2, Alg. 2–6) × three
 //! sieves (NSS, OpenSSL, Dirichlet; §3.3, Alg. 7–12), each also for safe primes (§3.4,
 //! Alg. 13–16), behind one interface, with t and U derived from (k, γ, r, L) by
 //! [`params`]. Research tier: every knob is exposed; not the product's generator.
@@ -298,7 +297,7 @@ impl Generator {
     }
 
     /// Replaces the derived t by a fixed number of rounds per candidate: the research
-    /// knob behind seed 001's Table 5 (OpenSSL's generator with MR64 inside vs its own
+    /// knob behind Massimo & Paterson's (2020) Table 5 (OpenSSL's generator with MR64 inside vs its own
     /// MRAC rounds). The reported error bound no longer applies.
     pub fn with_mr_rounds(mut self, t: u32) -> Self {
         self.derived.t = t.max(1);

@@ -1,4 +1,4 @@
-//! The Natural PGA (seed 002 §3.2.2, Alg. 4): one trial, then every sieved candidate in
+//! The Natural PGA (Dobrosavljević 2021, §3.2.2, Alg. 4): one trial, then every sieved candidate in
 //! order until a probable prime, failing only when the sieve or the k-bit interval ends.
 
 use super::{probable_prime, Counters, Outcome, Sieve};

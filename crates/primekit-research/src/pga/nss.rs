@@ -1,4 +1,4 @@
-//! The NSS PGA (seed 002 §3.2.1, Alg. 2–3): up to U rounds, each drawing a fresh trial
+//! The NSS PGA (Dobrosavljević 2021, §3.2.1, Alg. 2–3): up to U rounds, each drawing a fresh trial
 //! and testing sieved candidates while n - n0 <= L and n stays k bits.
 
 use super::{probable_prime, Counters, Outcome, Sieve};

@@ -1,4 +1,4 @@
-//! The OpenSSL PGA (seed 002 §3.2.3, Alg. 5–6): every round draws a fresh trial, takes
+//! The OpenSSL PGA (Dobrosavljević 2021, §3.2.3, Alg. 5–6): every round draws a fresh trial, takes
 //! the sieve's first candidate only and restarts unless it is a probable prime.
 
 use super::{probable_prime, Counters, Outcome, Sieve};

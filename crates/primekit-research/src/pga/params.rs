@@ -1,5 +1,5 @@
 //! Deriving the Miller-Rabin rounds t and the NSS round limit U from k, γ and the free
-//! parameters (r, L), as in seed 002 (`002_61fe6b29265335c4.txt`) §3.1–3.2, eq. 3.1–3.13:
+//! parameters (r, L), as in Dobrosavljević 2021, §3.1–3.2, eq. 3.1–3.13:
 //! the Brandt–Damgård bound on PrimeInc's error (eq. 3.1) with the
 //! Damgård–Landrock–Pomerance bound on P_k(C_m) (eq. 3.2).
 //!

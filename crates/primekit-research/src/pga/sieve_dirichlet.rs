@@ -1,4 +1,4 @@
-//! The Dirichlet sieve (seed 002 §3.3.3, Alg. 11–12, §4.3.1; safe variant §3.4.4,
+//! The Dirichlet sieve (Dobrosavljević 2021, §3.3.3, Alg. 11–12, §4.3.1; safe variant §3.4.4,
 //! Alg. 16): candidates n = z·m_r + a with m_r the product of the first r odd primes and
 //! gcd(m_r, a) = 1 (safe: also gcd(m_r, a - 1) = 1, a odd, z even), then n += m_r
 //! (safe: 2·m_r). m_r is computed once per generator, not per round (the thesis's

@@ -1,4 +1,4 @@
-//! The NSS sieve (seed 002 §3.3.1, Alg. 7–8; safe variant §3.4.2, Alg. 13–14): a bit
+//! The NSS sieve (Dobrosavljević 2021, §3.3.1, Alg. 7–8; safe variant §3.4.2, Alg. 13–14): a bit
 //! array over L/2 entries, entry i standing for n0 + 2i (safe: n0 + 4i), a set bit
 //! meaning "divisible by one of the first r odd primes" (safe: n or n - 1 divisible).
 

@@ -1,4 +1,4 @@
-//! The OpenSSL sieve (seed 002 §3.3.2, Alg. 9–10; safe variant §3.4.3, Alg. 15): a table
+//! The OpenSSL sieve (Dobrosavljević 2021, §3.3.2, Alg. 9–10; safe variant §3.4.3, Alg. 15): a table
 //! of n0 mod p_i; candidate n0 + δ is kept when no (rem_i + δ) mod p_i is 0 (safe: <= 1,
 //! i.e. neither n nor (n - 1)/2 divisible), δ stepping by 2 (safe: 4).
 

@@ -1,4 +1,4 @@
-//! Baillie-PSW as seed 001 §3.4 and Appendix B run it: trial division, one Miller-Rabin
+//! Baillie-PSW as Massimo & Paterson (2020, §3.4 and Appendix B) run it: trial division, one Miller-Rabin
 //! round to base 2, Selfridge's method A (squareness tested after 7 unsuccessful D),
 //! then a strong Lucas test. Deterministic; no composite is known to pass.
 

@@ -1,4 +1,4 @@
-//! The Lucas halves alone (seed 001 §2.1.2): the standard test U_{n+1} ≡ 0 and the
+//! The Lucas halves alone (Massimo & Paterson 2020, §2.1.2): the standard test U_{n+1} ≡ 0 and the
 //! strong test, both with Selfridge's method A, after trial division by r odd primes.
 //! Alone they accept the Lucas (OEIS A217120) and strong Lucas (A217255) pseudoprimes.
 

@@ -1,5 +1,5 @@
-//! The primality tests compared in seed 001 §3 (MRAC, MR64, MR128, BPSW) and the Lucas
-//! variants (standard, strong, seed 004's NIST FIPS 186-4 C.3.3), each preceded by trial
+//! The primality tests compared in Massimo & Paterson 2020, §3 (MRAC, MR64, MR128, BPSW) and the Lucas
+//! variants (standard, strong, Le Masle et al.'s (2011) NIST FIPS 186-4 C.3.3), each preceded by trial
 //! division by the first r odd primes and instrumented ([`Outcome`]).
 //!
 //! Research only: the knob-free `primekit::is_prime` never calls these.
@@ -18,19 +18,19 @@ use rand_core::CryptoRngCore;
 /// One of the tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TestKind {
-    /// OpenSSL 1.1.1's default: t(k) random-base rounds from seed 001 Table 1.
+    /// OpenSSL 1.1.1's default: t(k) random-base rounds from Massimo & Paterson 2020, Table 1.
     Mrac,
-    /// 64 random-base rounds (seed 001 §3.2).
+    /// 64 random-base rounds (Massimo & Paterson 2020, §3.2).
     Mr64,
-    /// 128 random-base rounds (seed 001 §3.3).
+    /// 128 random-base rounds (Massimo & Paterson 2020, §3.3).
     Mr128,
-    /// MR base 2 then a strong Lucas test (seed 001 §3.4).
+    /// MR base 2 then a strong Lucas test (Massimo & Paterson 2020, §3.4).
     Bpsw,
     /// The standard Lucas test U_{n+1} ≡ 0 alone.
     Lucas,
     /// The strong Lucas test alone.
     StrongLucas,
-    /// Seed 004 Alg. 2 (NIST FIPS 186-4 C.3.3).
+    /// Le Masle et al. 2011, Alg. 2 (NIST FIPS 186-4 C.3.3).
     NistLucas,
 }
 
@@ -38,7 +38,7 @@ impl TestKind {
     /// Every test.
     pub const ALL: [TestKind; 7] = [TestKind::Mrac, TestKind::Mr64, TestKind::Mr128, TestKind::Bpsw, TestKind::Lucas, TestKind::StrongLucas, TestKind::NistLucas];
 
-    /// The four tests of seed 001's Table 2.
+    /// The four tests of Massimo & Paterson 2020, Table 2.
     pub const TABLE2: [TestKind; 4] = [TestKind::Mrac, TestKind::Mr64, TestKind::Mr128, TestKind::Bpsw];
 
     /// Short name used in JSON output and on the command line.

@@ -1,5 +1,5 @@
 //! Trial division then up to t Miller-Rabin rounds with uniformly random bases in
-//! [2, n-2], stopping at the first witness: MR64 and MR128 of seed 001 §3.2-3.3 (and,
+//! [2, n-2], stopping at the first witness: MR64 and MR128 of Massimo & Paterson 2020, §3.2-3.3 (and,
 //! with t from Table 1, MRAC). Error on any composite <= 4^-t.
 
 use primekit::hazmat::primality::MillerRabin;

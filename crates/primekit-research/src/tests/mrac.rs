@@ -1,4 +1,4 @@
-//! MRAC: OpenSSL 1.1.1's default test (seed 001 §3.1): t(k) random-base rounds chosen
+//! MRAC: OpenSSL 1.1.1's default test (Massimo & Paterson 2020, §3.1): t(k) random-base rounds chosen
 //! for random inputs by bit length k (Table 1). Fails on adversarial inputs with
 //! probability up to 4^-t; here for comparison only.
 
@@ -8,7 +8,7 @@ use primekit::Error;
 use num_bigint::BigUint;
 use rand_core::CryptoRngCore;
 
-/// Rounds OpenSSL 1.1.1 uses for a k-bit input (seed 001 Table 1, `BN_prime_checks`).
+/// Rounds OpenSSL 1.1.1 uses for a k-bit input (Massimo & Paterson 2020, Table 1, `BN_prime_checks`).
 pub const fn mrac_rounds(bits: u64) -> u32 {
     match bits {
         3747.. => 3,

@@ -1,4 +1,4 @@
-//! The NIST FIPS 186-4 C.3.3 Lucas test as seed 004 builds it: squareness first
+//! The NIST FIPS 186-4 C.3.3 Lucas test as Le Masle et al. 2011 build it: squareness first
 //! (integer square root), Selfridge's D by the binary Jacobi symbol (Alg. 3), then the
 //! U/V ladder of Alg. 2 decomposed as Alg. 4 — per bit of n + 1, four or five Montgomery
 //! products (UV, V^2, U^2, D·U^2, and D·U_temp on 1 bits) and one or three modular
@@ -32,7 +32,7 @@ pub fn add_shift_mod(out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb]) {
     }
 }
 
-/// Seed 004 Alg. 2 with trial division by the first `r` odd primes first.
+/// Le Masle et al. 2011, Alg. 2 with trial division by the first `r` odd primes first.
 pub fn nist_lucas(n: &BigUint, r: usize) -> Result<Outcome, Error> {
     if let Some(o) = prefilter(n, r) {
         return Ok(o);

@@ -5,12 +5,12 @@
 //! Outputs of [`generate_prime`] / [`generate_safe_prime`] are composite with
 //! probability at most 2^-128: the candidates are our own uniform random choices, so the
 //! average-case bound of Damgård–Landrock–Pomerance applies to the incremental search
-//! (seed 002 §3.1, eq. 3.1–3.2); the number of random-base rounds t is derived per size
+//! (Dobrosavljević 2021, §3.1, eq. 3.1–3.2); the number of random-base rounds t is derived per size
 //! in [`crate::params::error_bound`], which documents the derivation and the t table.
 //! Below 2^64 primality is decided exactly.
 //!
 //! # How
-//! A uniform start in [3·2^(k-2), 2^k), then candidates start, start + 2, ... (seed 002's
+//! A uniform start in [3·2^(k-2), 2^k), then candidates start, start + 2, ... (Dobrosavljević's (2021)
 //! fastest design, Natural PGA with the NSS sieve, §3.2.2/§3.3.1) sieved over a bit
 //! array with many small primes, each survivor tested with a base-2 Fermat test (cheap
 //! rejection by constant-time square-and-double, [`candidate::pow2_ct`]) and then t

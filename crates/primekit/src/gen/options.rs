@@ -100,7 +100,7 @@ fn min_bits(safe: bool) -> u32 {
 }
 
 /// Positions per window: enough that one window holds a (safe) prime with probability
-/// >= 1/2 by the prime-gap heuristic, with a wide margin (seed 002 eq. 3.8 and §3.4.1).
+/// >= 1/2 by the prime-gap heuristic, with a wide margin (Dobrosavljević 2021, eq. 3.8 and §3.4.1).
 fn log2_window(bits: u32, safe: bool) -> u32 {
     if !safe {
         return 15; // >= 11x the mean gap in odd positions (k ln 2 / 2) for k <= 8192

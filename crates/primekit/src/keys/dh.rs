@@ -13,7 +13,7 @@
 //! (g^q = 1 mod p, with q = (p-1)/2 for a safe prime), (`private_value_length`).
 //! Parenthesised checks appear only when the field is present.
 //!
-//! Primality uses [`crate::try_is_prime`] (seed 001 §4: error <= 2^-128 even for crafted
+//! Primality uses [`crate::try_is_prime`] (Massimo & Paterson 2020, §3.2.3: error <= 2^-128 even for crafted
 //! composites, which is what defeats the "Safety in Numbers" attack). For a PKCS#3 group
 //! (p-1)/2 is tested first; when it is prime, p follows from one Pocklington step
 //! (`pocklington_safe`), halving the cost of auditing a safe-prime group. `validationParams`
@@ -244,8 +244,8 @@ pub fn check_dh(d: &DhParams) -> Result<CheckReport, InputError> {
 /// (Crandall & Pomerance, "Prime Numbers", Thm 4.1.3): q is prime with q > sqrt(p) - 1,
 /// so p is prime iff some a has a^(p-1) = 1 mod p and gcd(a^2 - 1, p) = 1; a = 3 gives
 /// gcd(8, p) = 1 for odd p, and a failing Fermat test proves p composite. One
-/// exponentiation replaces t Miller-Rabin rounds (seed 002 §3.4 tests both p and q by
-/// Miller-Rabin); the only error left is that of the test on q. Needs odd p > 2^64.
+/// exponentiation replaces t Miller-Rabin rounds (Dobrosavljević 2021, §3.4, tests both p and q
+/// by Miller-Rabin); the only error left is that of the test on q. Needs odd p > 2^64.
 fn pocklington_safe(p: &BigUint) -> Result<bool, InputError> {
     let p_minus_1 = p - 1u32;
     Ok(modpow_vartime(&BigUint::from(3u32), &p_minus_1, p)

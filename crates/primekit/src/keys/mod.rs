@@ -1,7 +1,7 @@
 //! Audits of real-world key material: Diffie-Hellman parameter files ([`dh`]) and RSA
 //! private keys ([`rsa`]), read from PEM, each property reported as a [`report::Check`].
 //!
-//! Why: seed 001 (Massimo & Paterson, §1) opens with OpenSSL's DH parameter validation
+//! Why: Massimo & Paterson (2020, §1) open with OpenSSL's DH parameter validation
 //! being fooled by crafted composites (Galbraith, Massimo, Paterson, "Safety in Numbers",
 //! PKC 2019); every primality claim here therefore goes through [`crate::try_is_prime`],
 //! whose error bound holds for adversarial inputs.

@@ -1,12 +1,12 @@
 //! Random-base Miller-Rabin rounds t for incremental prime search, from the
 //! Damgård–Landrock–Pomerance average-case bound as used for incremental search by
-//! Brandt–Damgård (seed 002 §3.1, eq. 3.1–3.2; restarts and unbounded search §3.2.1–3.2.2,
+//! Brandt–Damgård (Dobrosavljević 2021, §3.1, eq. 3.1–3.2; restarts and unbounded search §3.2.1–3.2.2,
 //! eq. 3.4, 3.8–3.9).
 //!
 //! # Derivation
 //! Let beta_t(n) be the probability that a composite n passes t Miller-Rabin rounds with
 //! independent uniform bases, and C_m the composites of k bits passing one round with
-//! probability > 2^-m. Monier–Rabin gives C_2 = {}, and DLP (seed 002 eq. 3.2) give, for
+//! probability > 2^-m. Monier–Rabin gives C_2 = {}, and DLP (Dobrosavljević 2021, eq. 3.2) give, for
 //! 3 <= m <= 2 sqrt(k-1) - 1, P_k(C_m) <= (8/3)(pi^2 - 6) sum_{j=2}^m 2^(m - j - (k-1)/j),
 //! with P_k the fraction of the odd k-bit numbers. Splitting the composites by the first
 //! C_m containing them (as in eq. 3.1):
@@ -22,7 +22,7 @@
 //! (This linear form is smaller than eq. 3.1's quadratic one, which we do not need because
 //! we sum over fixed positions rather than condition on the interval.) Windows restart
 //! from a fresh uniform start when exhausted; with the window sized so that one window
-//! finds a prime with probability >= 1/2 (prime-gap heuristic, seed 002 eq. 3.6/3.8), the
+//! finds a prime with probability >= 1/2 (prime-gap heuristic, Dobrosavljević 2021, eq. 3.6/3.8), the
 //! expected number of windows is <= 2; `jobs` parallel searches add a factor `jobs`
 //! (union over searches: the first winner is output). Hence
 //!
@@ -65,7 +65,7 @@ pub struct SearchShape {
     pub log2_class_factor: u32,
 }
 
-/// log2 of the DLP bound on P_k(C_m) (seed 002 eq. 3.2), valid for 3 <= m <= 2 sqrt(k-1) - 1.
+/// log2 of the DLP bound on P_k(C_m) (Dobrosavljević 2021, eq. 3.2), valid for 3 <= m <= 2 sqrt(k-1) - 1.
 pub fn log2_pc_m(k: u32, m: u32) -> f64 {
     let k1 = (k - 1) as f64;
     let terms: Vec<f64> = (2..=m).map(|j| (m - j) as f64 - k1 / j as f64).collect();

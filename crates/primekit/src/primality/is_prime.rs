@@ -1,4 +1,4 @@
-//! The misuse-resistant primality test of Massimo & Paterson (seed 001 §4, "MR64"):
+//! The misuse-resistant primality test of Massimo & Paterson (2020, §3.2 and §3.7, "MR64"):
 //! one input, one boolean, error probability at most 2^-128 for every input.
 //!
 //! # Guarantee
@@ -44,12 +44,12 @@ pub const fn mr_rounds(bits: u64) -> usize {
 
 /// Number of small odd primes tried by trial division at `bits` bits.
 ///
-/// Chosen by redoing seed 001's cost model (eq. 2-6) with this engine's costs: the
+/// Chosen by redoing Massimo & Paterson's (2020) cost model (eq. 2-6) with this engine's costs: the
 /// expected cost on a random odd composite is sum_{i<=r} (1 - sigma_{i-1}) C_TD +
-/// (1 - sigma_r) C_MR, minimised near p_r ~ C_MR / C_TD (seed 001 §3.2). Grouped trial
+/// (1 - sigma_r) C_MR, minimised near p_r ~ C_MR / C_TD (Massimo & Paterson 2020, §3.2). Grouped trial
 /// division (several primes per word division) makes C_TD tiny: measured C_MR / C_TD
 /// (C_MR = the base-2 round) is about 5,700 at 512 bits, 10,400 at 1024, 18,000 at 2048,
-/// 22,000 at 3072 and 51,000 at 4096, so r is several times seed 001's Table 4. The
+/// 22,000 at 3072 and 51,000 at 4096, so r is several times Massimo & Paterson's (2020) Table 4. The
 /// table takes the measured minimum of the composite-path cost where it is clear and
 /// the model's where the measured curve is flat (2 cores, shared machine):
 ///

@@ -1,7 +1,7 @@
 //! The Jacobi symbol (a/n) for odd n > 0, two ways:
 //! - [`jacobi_small`]: small signed `a` against a multi-limb `n` (Selfridge's D search),
 //!   one word remainder then reciprocity on words;
-//! - [`jacobi_binary`]: seed 004's Alg. 3 (binary Jacobi with the sign handling for
+//! - [`jacobi_binary`]: Le Masle et al.'s (2011) Alg. 3 (binary Jacobi with the sign handling for
 //!   negative a; shifts, subtractions and comparisons only), used by the NIST Lucas test.
 
 use crate::arith::limbs::Limb;
@@ -62,7 +62,7 @@ pub fn jacobi_small(a: i64, n: &[Limb]) -> i32 {
     t * jacobi_u64(rem_limbs(n, m), m)
 }
 
-/// (a/b) for any integer `a` and odd `b > 0` by seed 004's Alg. 3 (binary Jacobi, with
+/// (a/b) for any integer `a` and odd `b > 0` by Le Masle et al.'s (2011) Alg. 3 (binary Jacobi, with
 /// the negative-a step of lines 2-5). Variable time; public inputs.
 pub fn jacobi_binary(a: &BigInt, b: &BigUint) -> i32 {
     assert!(b.bit(0), "jacobi_binary needs an odd b");

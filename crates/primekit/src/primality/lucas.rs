@@ -1,5 +1,5 @@
 //! Lucas probable-prime tests with Selfridge's method A (P = 1, Q = (1 - D)/4, D the
-//! first of 5, -7, 9, -11, ... with (D/n) = -1; seed 001 §2.1.2-2.1.3 and §3.4), run on
+//! first of 5, -7, 9, -11, ... with (D/n) = -1; Massimo & Paterson 2020, §2.1.2-2.1.3 and §3.4), run on
 //! the Montgomery engine.
 //!
 //! # Why the ladder has no Q^k
@@ -48,17 +48,17 @@ pub enum NoParams {
 /// How the D search is run.
 #[derive(Clone, Copy, Debug)]
 pub struct SearchOptions {
-    /// Test squareness after this many unsuccessful D (seed 001 §3.4 uses 7; NIST
-    /// FIPS 186-4 C.3.3, seed 004 Alg. 2, checks first: 0).
+    /// Test squareness after this many unsuccessful D (Massimo & Paterson 2020, §3.4, use 7;
+    /// NIST FIPS 186-4 C.3.3, as in Le Masle et al. 2011, Alg. 2, checks first: 0).
     pub square_check_after: usize,
-    /// Use seed 004's binary Jacobi (Alg. 3) instead of the word-reciprocity one.
+    /// Use Le Masle et al.'s (2011) binary Jacobi (Alg. 3) instead of the word-reciprocity one.
     pub binary_jacobi: bool,
 }
 
 impl SearchOptions {
-    /// Seed 001 §3.4 / Appendix B: squareness after 7 failed D.
+    /// Massimo & Paterson 2020, §3.4 / Appendix B: squareness after 7 failed D.
     pub const BPSW: SearchOptions = SearchOptions { square_check_after: 7, binary_jacobi: false };
-    /// Seed 004 Alg. 2: squareness first, binary Jacobi.
+    /// Le Masle et al. 2011, Alg. 2: squareness first, binary Jacobi.
     pub const NIST: SearchOptions = SearchOptions { square_check_after: 0, binary_jacobi: true };
 }
 
@@ -228,7 +228,7 @@ pub enum LucasKind {
 }
 
 /// Full Lucas test (parameter search, then the ladder) for odd n >= 3, squares checked
-/// after 7 unsuccessful D as in seed 001 §3.4.
+/// after 7 unsuccessful D as in Massimo & Paterson 2020, §3.4.
 pub fn lucas_test_vartime(n: &BigUint, kind: LucasKind) -> Result<LucasOutcome, Error> {
     if !n.bit(0) || n < &BigUint::from(3u8) {
         return Err(Error::InvalidArgument("Lucas test needs an odd n >= 3".into()));

@@ -1,9 +1,9 @@
 //! Integer square roots and the perfect-square test (Selfridge's D search never ends on a
-//! square, so BPSW and the NIST Lucas test must rule squares out; seed 004 §II-B).
+//! square, so BPSW and the NIST Lucas test must rule squares out; Le Masle et al. 2011, §II-B).
 //!
 //! [`isqrt`] is Newton's iteration from an over-estimate (each step at least halves the
 //! error once below 2·sqrt); [`isqrt_rem_binary`] is the shift-and-subtract digit method
-//! that seed 004 cites for hardware ("only shifts, additions and subtractions"), kept as
+//! that Le Masle et al. 2011 cite for hardware ("only shifts, additions and subtractions"), kept as
 //! the reference the tests compare against. [`is_perfect_square`] first rejects most
 //! non-squares with quadratic-residue filters modulo 64, 63, 65 and 11.
 

@@ -1,5 +1,5 @@
 //! Segmented sieve over an arithmetic progression of candidates c_i = c_0 + step*i
-//! (seed 002 §3.3.1 NSS sieve over a bit array; §3.4.2 safe variant; Wiener 2003
+//! (Dobrosavljević 2021, §3.3.1 NSS sieve over a bit array; §3.4.2 safe variant; Wiener 2003
 //! combined sieve): one bit per position, struck when c_i has a small prime factor, or
 //! (safe primes) when (c_i - 1)/2 has one, i.e. c_i = 1 (mod l).
 //!

@@ -140,7 +140,7 @@ pub fn good_key() -> RsaKey {
 }
 
 /// The >= 1000-bit "Safety in Numbers" composites (Galbraith, Massimo, Paterson, PKC
-/// 2019; seed 001 §1), built to pass OpenSSL's DH checks: Wycheproof via the corpus,
+/// 2019; Massimo & Paterson 2020, §1), built to pass OpenSSL's DH checks: Wycheproof via the corpus,
 /// flag GaMaPa19.
 pub fn safety_in_numbers_composites() -> Vec<BigUint> {
     include_str!("../data/vectors.tsv")

@@ -27,7 +27,7 @@ pub fn first_primes(k: usize) -> Vec<u32> {
     out
 }
 
-/// Is odd `n > a` a strong probable prime to base `a` (Miller's test, seed 001 §2.1)?
+/// Is odd `n > a` a strong probable prime to base `a` (Miller's test, Massimo & Paterson 2020, §2.1)?
 pub fn strong_probable_prime(n: &BigUint, a: u32) -> bool {
     let one = BigUint::one();
     let nm1 = n - 1u8;
