@@ -1,4 +1,4 @@
-//! One incremental search (seed 002 §3.2.2 Natural PGA with the NSS bit-array sieve,
+//! One incremental search (Dobrosavljević 2021, §3.2.2, Natural PGA with the NSS bit-array sieve,
 //! §3.3.1; restart on an exhausted window as the NSS PGA, eq. 3.4): a uniform random
 //! start, then the candidates start + step*i in increasing order, sieved a segment at a
 //! time, each survivor tested in constant time.

@@ -1,4 +1,4 @@
-//! Miller-Rabin rounds on one fixed odd modulus n (seed 001 §2.1).
+//! Miller-Rabin rounds on one fixed odd modulus n (Massimo & Paterson 2020, §2.1).
 //!
 //! Write n - 1 = d * 2^s with d odd. Base a passes ("n is a strong probable prime to
 //! base a") when a^d = 1 or a^(d 2^j) = -1 for some 0 <= j < s. Every prime passes every

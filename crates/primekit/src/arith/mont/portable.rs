@@ -31,7 +31,7 @@ pub(crate) fn final_sub(out: &mut [Limb], t: &[Limb], top: Limb, m: &[Limb]) {
 }
 
 /// Montgomery product by CIOS (coarsely integrated operand scanning):
-/// 2n^2 + n word products (seed 003).
+/// 2n^2 + n word products (Hamburg 2014).
 pub fn mont_mul(out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], m0inv: Limb, t: &mut [Limb]) {
     let n = m.len();
     assert!(a.len() == n && b.len() == n && out.len() == n && t.len() >= n + 2);
