@@ -1,14 +1,15 @@
 //! Montgomery arithmetic against num-bigint on fuzzer-chosen modulus and operands, every
 //! kernel this CPU has: `mul`, `sqr`, `pow_vartime`, `pow_ct` (with the exact and a padded
-//! exponent length), `pow2_vartime`, the to/from-Montgomery conversions, and, on CPUs with
-//! AVX-512 IFMA, the eight-lane `Ifma8` product and exponentiation.
+//! exponent length), `pow2_vartime`, the to/from-Montgomery conversions, and each
+//! kernel's widest lane batch (`SharedModulus`: eight lanes with AVX-512 IFMA) for the
+//! square and both exponentiations.
 //! Layout: [L][m: L bytes][a: L][b: L][exponent: rest, at most 64 bytes], L in 1..=128.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use num_bigint::BigUint;
-use primekit::hazmat::limbs::from_limbs;
-use primekit::arith::ifma::Ifma8;
+use primekit::hazmat::lanes::{SharedModulus, Timing};
+use primekit::hazmat::limbs::{from_limbs, to_limbs};
 use primekit::hazmat::mont::{pow_ct, pow_vartime};
 use primekit::hazmat::mont::pow2_vartime;
 use primekit::hazmat::mont::{Kernel, MontContext};
@@ -48,21 +49,23 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(from_limbs(&ctx.from_mont(&got, &mut t)), want, "pow_ct padded {kernel:?}");
         let got = pow2_vartime(&ctx, &e_limbs);
         assert_eq!(from_limbs(&ctx.from_mont(&got, &mut t)), BigUint::from(2u8).modpow(&e, &m), "pow2 {kernel:?}");
-    }
-    if let Some(c) = Ifma8::new(&m) {
-        // Lanes hold Montgomery residues x*R mod m; R mod m is the context's 1 (its limb
-        // count, hence R, is rounded up to a fixed kernel size, so do not recompute it).
-        let (r, _) = c.one_and_minus_one();
-        let xs: Vec<BigUint> = (0..8u32).map(|k| (&a + &b * k) % &m).collect();
-        let x = c.to_mont(&xs);
-        let pw = c.lanes_reduced(&c.pow_vartime(&x, &e_limbs));
-        let sq = c.lanes_reduced(&c.mul(&x, &x));
-        for k in 0..8 {
-            assert_eq!(sq[k], &xs[k] * &xs[k] % &m * &r % &m, "ifma sqr lane {k} m={m}");
-        }
-        // Exponentiation: the outer lanes only (num-bigint's modpow dominates the run time).
-        for k in [0, 7] {
-            assert_eq!(pw[k], xs[k].modpow(&e, &m) * &r % &m, "ifma pow lane {k} m={m}");
+        // The widest lane batch of this kernel: each lane its own base.
+        for timing in [Timing::Vartime, Timing::ConstantTime] {
+            let batch = SharedModulus::for_rounds(&ctx, 8, timing);
+            let xs: Vec<BigUint> = (0..batch.lanes() as u32).map(|k| (&a + &b * k) % &m).collect();
+            let x = batch.load(&xs.iter().map(|x| to_limbs(x, ctx.len()).unwrap()).collect::<Vec<_>>());
+            let sq = batch.sqr(&x);
+            let pw = match timing {
+                Timing::Vartime => batch.pow_vartime(&x, &e_limbs),
+                Timing::ConstantTime => batch.pow_ct(&x, &e_limbs, 64 * e_limbs.len()),
+            };
+            for (k, xk) in xs.iter().enumerate() {
+                assert_eq!(batch.eq_ct(&sq, &batch.target(&(xk * xk % &m))) >> k & 1, 1, "lanes sqr {kernel:?} lane {k} m={m}");
+            }
+            // Exponentiation: the outer lanes only (num-bigint's modpow dominates the run time).
+            for k in [0, xs.len() - 1] {
+                assert_eq!(batch.eq_ct(&pw, &batch.target(&xs[k].modpow(&e, &m))) >> k & 1, 1, "lanes pow {kernel:?} {timing:?} lane {k} m={m}");
+            }
         }
     }
 });

@@ -52,7 +52,7 @@ pub mod sieve {
 
 /// Generator pieces and tuning knobs.
 pub mod gen {
-    pub use crate::gen::candidate::fermat_base_two_scalar_ct;
+    pub use crate::gen::candidate::{fermat_base_two_ct, fermat_base_two_scalar_ct};
     pub use crate::gen::generate_prime_with_rng;
     pub use crate::gen::search::candidates_tested;
     pub use crate::gen::tuning::{default_sieve_primes, generate_with_sieve_primes, max_sieve_primes, warm_up};
