@@ -1,5 +1,7 @@
 //! The crate's error type: every failure is a value, never a panic.
 
+#![forbid(unsafe_code)]
+
 use crate::arith::ArithError;
 
 /// Why an operation could not produce an answer.

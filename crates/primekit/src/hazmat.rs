@@ -14,6 +14,8 @@
 //! - [`gen`]: generator pieces and tuning knobs (reproducible generation, sieve depth).
 //! - [`params`]: the error-bound arithmetic behind the generators' round counts.
 
+#![forbid(unsafe_code)]
+
 /// Montgomery contexts, kernels and modular exponentiation.
 pub mod mont {
     pub use crate::arith::modexp::{modpow_in, modpow_vartime, pow_ct, pow_vartime};
@@ -37,6 +39,7 @@ pub mod limbs {
 pub mod primality {
     pub use crate::primality::is_prime::{is_prime_with_rng, mr_rounds, trial_division_primes, MAX_INPUT_BITS};
     pub use crate::primality::lucas::{selfridge_method_a, LucasLadder, NoParams, SearchOptions, Selfridge};
+    pub use crate::primality::square::{isqrt, isqrt_rem_binary};
     pub use crate::primality::{is_prime_u64, MillerRabin};
 }
 

@@ -7,26 +7,37 @@
 //! assert!(!primekit::is_prime(&(p * 3u8)));
 //! ```
 //!
-//! Layers, each knowing nothing of those above it:
+//! # Tiers
+//! - The crate root: the knob-free API — [`is_prime`], [`try_is_prime`], the
+//!   generators ([`generate_prime`], [`generate_safe_prime`], [`generate_prime_with`]
+//!   with [`PrimeOptions`], [`generate_primes`]), [`next_prime`] / [`prev_prime`], and the
+//!   file audits in [`keys`].
+//! - [`hazmat`]: the pieces the root is built from (Montgomery contexts, lane batches,
+//!   single Miller-Rabin rounds, the sieve, tuning knobs), each with its contract.
+//! - Instrumented and tunable variants and the OpenSSL/GMP peers live in the separate
+//!   `primekit-research` crate, never in this one.
+//!
+//! # Layers
+//! Private modules, each knowing nothing of those above it:
 //! `arith` → `sieve` → `primality` → `params` → `gen` → `keys`.
 //! (`params` is pure error-bound arithmetic that imports nothing from the crate; the
-//! generators take their round counts from it, so it sits below `gen`.)
-//! The crate root re-exports the knob-free API; [`hazmat`] re-exports the pieces it is
-//! built from for experts. Instrumented and tunable variants live in the separate
-//! `primekit-research` crate, never in this one.
+//! generators take their round counts from it, so it sits below `gen`.) `arith` is the
+//! only module with `unsafe` code, assembly or intrinsics, and every CPU-specific backend
+//! is private to it, reachable only with a CPU-feature token (`arith::cpu`); every other
+//! module forbids `unsafe`.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
-pub mod arith;
+mod arith;
 mod error;
-pub mod keys;
-pub mod gen;
+mod gen;
 pub mod hazmat;
-pub mod params;
-pub mod primality;
-pub mod sieve;
+pub mod keys;
+mod params;
+mod primality;
+mod sieve;
 
 pub use error::Error;
 pub use gen::{generate_prime, generate_prime_with, generate_primes, generate_safe_prime, next_prime, prev_prime, LowerBound, PrimeOptions, MAX_GEN_BITS};
-pub use primality::{is_prime, is_prime_with_rng, try_is_prime, MAX_INPUT_BITS};
+pub use primality::{is_prime, try_is_prime, MAX_INPUT_BITS};
 pub use num_bigint::BigUint;

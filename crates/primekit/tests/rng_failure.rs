@@ -4,7 +4,8 @@
 
 use num_bigint::BigUint;
 use num_traits::One;
-use primekit::{is_prime_with_rng, try_is_prime, Error};
+use primekit::hazmat::primality::is_prime_with_rng;
+use primekit::{try_is_prime, Error};
 use rand_core::{CryptoRng, RngCore};
 use std::num::NonZeroU32;
 

@@ -23,6 +23,8 @@
 //! OpenSSL's and NSS's generators, the sieve and the number of candidates examined are
 //! not: their timing depends on the candidates' residues modulo small primes.
 
+#![forbid(unsafe_code)]
+
 pub mod candidate;
 pub mod neighbor;
 pub mod options;
@@ -33,7 +35,6 @@ mod small;
 
 pub use neighbor::{next_prime, prev_prime};
 pub use options::{LowerBound, PrimeOptions, MAX_GEN_BITS};
-pub use search::candidates_tested;
 
 use crate::Error;
 use num_bigint::BigUint;

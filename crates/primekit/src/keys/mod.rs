@@ -20,6 +20,8 @@
 //! bits warns (NIST SP 800-131A disallows it; still deployed), 2048 and above passes.
 //! Warnings do not fail a report.
 
+#![forbid(unsafe_code)]
+
 pub mod dh;
 mod input;
 pub mod policy;

@@ -4,6 +4,8 @@
 //! search) into the number of random-base Miller-Rabin rounds that keeps the probability
 //! of outputting a composite at or below 2^-128, with the derivation written beside it.
 
+#![forbid(unsafe_code)]
+
 pub mod error_bound;
 
 pub use error_bound::{

@@ -207,44 +207,6 @@ impl LucasLadder {
     }
 }
 
-/// Outcome of a Lucas test with the stage that decided.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LucasOutcome {
-    /// n passed (probable prime).
-    Pass,
-    /// Composite: no Selfridge parameters (square or factor exposed).
-    NoParams(NoParams),
-    /// Composite: the sequence condition failed.
-    Sequence,
-}
-
-/// Which Lucas condition to check.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LucasKind {
-    /// U_{n+1} ≡ 0.
-    Standard,
-    /// U_d ≡ 0 or V_{d 2^r} ≡ 0.
-    Strong,
-}
-
-/// Full Lucas test (parameter search, then the ladder) for odd n >= 3, squares checked
-/// after 7 unsuccessful D as in Massimo & Paterson 2020, §3.4.
-pub fn lucas_test_vartime(n: &BigUint, kind: LucasKind) -> Result<LucasOutcome, Error> {
-    if !n.bit(0) || n < &BigUint::from(3u8) {
-        return Err(Error::InvalidArgument("Lucas test needs an odd n >= 3".into()));
-    }
-    let params = match selfridge_method_a(n, SearchOptions::BPSW) {
-        Ok(p) => p,
-        Err(e) => return Ok(LucasOutcome::NoParams(e)),
-    };
-    let ladder = LucasLadder::new(n, &params)?;
-    let pass = match kind {
-        LucasKind::Standard => ladder.standard_test(),
-        LucasKind::Strong => ladder.strong_test(),
-    };
-    Ok(if pass { LucasOutcome::Pass } else { LucasOutcome::Sequence })
-}
-
 #[cfg(test)]
 mod tests {
     //! The ladder is checked against a definitional oracle in `crates/primekit-research/tests/research_tests.rs`.

@@ -5,6 +5,8 @@
 //! the exact test below 2^64) are public so the generators and the research tier can
 //! reuse them.
 
+#![forbid(unsafe_code)]
+
 pub mod is_prime;
 pub mod jacobi;
 pub mod lucas;
@@ -12,6 +14,6 @@ pub mod miller_rabin;
 pub mod small;
 pub mod square;
 
-pub use is_prime::{is_prime, is_prime_with_rng, try_is_prime, MAX_INPUT_BITS};
+pub use is_prime::{is_prime, try_is_prime, MAX_INPUT_BITS};
 pub use miller_rabin::MillerRabin;
 pub use small::is_prime_u64;

@@ -7,6 +7,8 @@
 //! - [`residues`]: one number modulo many primes (a sieve window's start);
 //! - [`segment`]: the generators' segment sieve over an arithmetic progression.
 
+#![forbid(unsafe_code)]
+
 pub mod groups;
 pub mod primes;
 pub mod residues;

@@ -47,11 +47,6 @@ impl Mont64 {
         self.to_mont(1)
     }
 
-    /// The modulus.
-    pub fn modulus(&self) -> u64 {
-        self.m
-    }
-
     /// `a^e` for `a` in Montgomery form.
     pub fn pow(&self, a: u64, mut e: u64) -> u64 {
         let mut acc = self.one();

@@ -74,16 +74,6 @@ impl ResidueTable {
         None
     }
 
-    /// Number of moduli.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// True when there are no moduli.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// `out[k] = s_k` with s_k = n (mod M_k) and s_k < 2^52 (NOT fully reduced) for
     /// little-endian limbs `n`, for the first `count` moduli (rounded up to a multiple of
     /// eight, at most all); `out` is cleared first.
