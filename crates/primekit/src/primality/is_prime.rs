@@ -104,6 +104,9 @@ pub fn is_prime_with_rng(n: &BigUint, rng: &mut impl CryptoRngCore) -> Result<bo
 /// The shared decision procedure; `rng` is only called when random rounds are needed,
 /// so composites rejected early never touch the OS generator.
 fn decide<R: CryptoRngCore>(n: &BigUint, rng: impl FnOnce() -> Result<R, Error>) -> Result<bool, Error> {
+    // A misconfigured kernel switch (`PRIMEKIT_KERNEL`) is an error for every input, not
+    // only for those that reach the exponentiations.
+    crate::arith::Kernel::selected()?;
     let bits = n.bits();
     if bits > MAX_INPUT_BITS {
         return Err(Error::InputTooLarge { bits, max: MAX_INPUT_BITS });
