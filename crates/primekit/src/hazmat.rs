@@ -37,7 +37,7 @@ pub mod limbs {
 
 /// Single Miller-Rabin rounds, the exact test below 2^64, Lucas ladders.
 pub mod primality {
-    pub use crate::primality::is_prime::{is_prime_with_rng, mr_rounds, trial_division_primes, MAX_INPUT_BITS};
+    pub use crate::primality::{is_prime_with_rng, mr_rounds, trial_division_primes, MAX_INPUT_BITS};
     pub use crate::primality::lucas::{selfridge_method_a, LucasLadder, NoParams, SearchOptions, Selfridge};
     pub use crate::primality::square::{isqrt, isqrt_rem_binary};
     pub use crate::primality::{is_prime_u64, MillerRabin};
