@@ -1,7 +1,7 @@
 //! Turning untrusted file bytes into one DER document: size cap, PEM block selection,
 //! base64 decoding (by `pem-rfc7468`), and the errors for all of it.
 
-use crate::primality::is_prime::MAX_INPUT_BITS;
+use crate::primality::MAX_INPUT_BITS;
 use crate::Error;
 use der::asn1::UintRef;
 use num_bigint::BigUint;
