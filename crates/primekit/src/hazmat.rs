@@ -11,6 +11,7 @@
 //! - [`primality`]: single Miller-Rabin rounds, the exact test below 2^64, Lucas ladders.
 //! - [`sieve`]: trial division, prime lists and the generators' segment sieve.
 //! - [`gen`]: generator pieces and tuning knobs (reproducible generation, sieve depth).
+//! - [`random`]: the OS-seeded ChaCha20 generator and uniform sampling below a bound.
 //! - [`params`]: the error-bound arithmetic behind the generators' round counts.
 
 /// Montgomery contexts, kernels and modular exponentiation.
@@ -46,6 +47,11 @@ pub mod gen {
     pub use crate::gen::candidate::fermat_base_two_scalar_ct;
     pub use crate::gen::generate_prime_with_rng;
     pub use crate::gen::tuning::{default_sieve_primes, generate_with_sieve_primes, max_sieve_primes, warm_up};
+}
+
+/// The crate's randomness: the OS-seeded ChaCha20 generator and uniform sampling.
+pub mod random {
+    pub use crate::random::{os_seeded, seeded_from, uniform_below, MAX_DRAWS};
 }
 
 /// The error-bound arithmetic behind the generators' round counts.

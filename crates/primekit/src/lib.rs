@@ -9,6 +9,8 @@
 //!
 //! Layers, each knowing nothing of those above it:
 //! `arith` → `sieve` → `primality` → `params` → `gen` → `keys` → `research`.
+//! (`random`, the seeded generator and uniform sampling, sits beside `error` at the
+//! bottom and is used from `primality` up.)
 //! (`params` is pure error-bound arithmetic that imports nothing from the crate; the
 //! generators take their round counts from it, so it sits below `gen`.)
 //! The crate root re-exports the knob-free API; every tunable variant lives in
@@ -23,6 +25,7 @@ pub mod gen;
 pub mod hazmat;
 pub mod params;
 pub mod primality;
+mod random;
 pub mod research;
 pub mod sieve;
 

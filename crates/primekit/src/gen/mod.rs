@@ -39,12 +39,8 @@ pub use search::candidates_tested;
 
 use crate::Error;
 use num_bigint::BigUint;
-use rand_chacha::ChaCha20Rng;
-use rand_core::{CryptoRngCore, OsRng, SeedableRng};
-
-fn os_rng() -> Result<ChaCha20Rng, Error> {
-    ChaCha20Rng::from_rng(OsRng).map_err(|e| Error::Rng(e.to_string()))
-}
+use crate::random::os_seeded;
+use rand_core::CryptoRngCore;
 
 /// A random prime of exactly `bits` bits with the top two bits set (so the product of
 /// two has exactly 2·bits bits), composite with probability <= 2^-128.
@@ -62,7 +58,7 @@ pub fn generate_safe_prime(bits: u32) -> Result<BigUint, Error> {
 /// A prime satisfying `opts` (see [`PrimeOptions`]), using `opts.jobs` threads for the
 /// one search. Impossible constraints are reported as `Error::InvalidArgument`.
 pub fn generate_prime_with(opts: &PrimeOptions) -> Result<BigUint, Error> {
-    generate_prime_with_rng(opts, &mut os_rng()?)
+    generate_prime_with_rng(opts, &mut os_seeded()?)
 }
 
 /// [`generate_prime_with`] drawing randomness from `rng`.
@@ -80,5 +76,5 @@ pub fn generate_prime_with_rng(opts: &PrimeOptions, rng: &mut impl CryptoRngCore
 pub fn generate_primes(opts: &PrimeOptions, count: usize) -> Result<Vec<BigUint>, Error> {
     let plan = opts.clone().jobs(1).plan()?;
     opts.plan()?; // validates jobs
-    parallel::many(&plan, count, opts.jobs, &mut os_rng()?)
+    parallel::many(&plan, count, opts.jobs, &mut os_seeded()?)
 }

@@ -9,13 +9,10 @@ use super::small::generate_small;
 use crate::Error;
 use num_bigint::BigUint;
 use rand_chacha::ChaCha20Rng;
-use rand_core::{CryptoRngCore, SeedableRng};
+use crate::random::seeded_from;
+use rand_core::CryptoRngCore;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
-
-fn child_rng(rng: &mut impl CryptoRngCore) -> Result<ChaCha20Rng, Error> {
-    ChaCha20Rng::from_rng(rng).map_err(|e| Error::Rng(e.to_string()))
-}
 
 /// One prime from one search (no threads).
 pub(crate) fn one(plan: &Plan, rng: &mut impl CryptoRngCore) -> Result<BigUint, Error> {
@@ -31,7 +28,7 @@ pub(crate) fn first_of(plan: &Plan, jobs: usize, rng: &mut impl CryptoRngCore) -
     if jobs <= 1 || plan.bits <= 64 {
         return one(plan, rng);
     }
-    let rngs: Vec<ChaCha20Rng> = (0..jobs).map(|_| child_rng(rng)).collect::<Result<_, _>>()?;
+    let rngs: Vec<ChaCha20Rng> = (0..jobs).map(|_| seeded_from(rng)).collect::<Result<_, _>>()?;
     let stop = AtomicBool::new(false);
     let result: Mutex<Option<Result<BigUint, Error>>> = Mutex::new(None);
     std::thread::scope(|s| {
@@ -58,7 +55,7 @@ pub(crate) fn first_of(plan: &Plan, jobs: usize, rng: &mut impl CryptoRngCore) -
 /// `count` primes, each from its own single search, on `jobs` threads.
 pub(crate) fn many(plan: &Plan, count: usize, jobs: usize, rng: &mut impl CryptoRngCore) -> Result<Vec<BigUint>, Error> {
     let jobs = jobs.clamp(1, count.max(1));
-    let rngs: Vec<ChaCha20Rng> = (0..jobs).map(|_| child_rng(rng)).collect::<Result<_, _>>()?;
+    let rngs: Vec<ChaCha20Rng> = (0..jobs).map(|_| seeded_from(rng)).collect::<Result<_, _>>()?;
     let next = AtomicUsize::new(0);
     let out: Mutex<Vec<Option<BigUint>>> = Mutex::new(vec![None; count]);
     let err: Mutex<Option<Error>> = Mutex::new(None);

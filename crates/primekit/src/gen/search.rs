@@ -9,6 +9,7 @@ use super::residues::first_odd_primes;
 use super::segment::{survivors, SegmentSieve, StepInverses};
 use crate::arith::ifma::LANES;
 use crate::arith::word::rem_limbs;
+use crate::random::uniform_below;
 use crate::Error;
 use num_bigint::BigUint;
 use num_integer::Integer;
@@ -28,20 +29,6 @@ pub fn candidates_tested() -> u64 {
 /// Windows tried before giving up: each finds a prime with probability >= 1/2, so
 /// reaching this many means a broken generator (or arithmetic), not bad luck.
 const MAX_WINDOWS: u32 = 256;
-
-/// A uniform integer in [0, bound), bound > 0, by rejection sampling.
-pub(crate) fn uniform_below(rng: &mut impl CryptoRngCore, bound: &BigUint) -> Result<BigUint, Error> {
-    let bits = bound.bits() as usize;
-    let mut bytes = vec![0u8; bits.div_ceil(8)];
-    for _ in 0..256 {
-        rng.try_fill_bytes(&mut bytes).map_err(|e| Error::Rng(e.to_string()))?;
-        let x = BigUint::from_bytes_le(&bytes) >> (bytes.len() * 8 - bits);
-        if &x < bound {
-            return Ok(x);
-        }
-    }
-    Err(Error::Rng("uniform sampling rejected 256 draws in a row".into()))
-}
 
 /// Number of odd primes sieved for a `bits`-bit (safe) prime. Measured with
 /// `primekit bench gen` (README, "Prime generation"): more primes cost one word division

@@ -5,8 +5,6 @@
 use super::PrimeOptions;
 use crate::Error;
 use num_bigint::BigUint;
-use rand_chacha::ChaCha20Rng;
-use rand_core::{OsRng, SeedableRng};
 
 /// Upper limit of `sieve_primes` (all odd primes below 2^26).
 pub fn max_sieve_primes() -> usize {
@@ -21,7 +19,7 @@ pub fn generate_with_sieve_primes(opts: &PrimeOptions, sieve_primes: usize) -> R
     }
     let mut plan = opts.plan()?;
     plan.sieve_primes = sieve_primes;
-    let mut rng = ChaCha20Rng::from_rng(OsRng).map_err(|e| Error::Rng(e.to_string()))?;
+    let mut rng = crate::random::os_seeded()?;
     super::parallel::one(&plan, &mut rng)
 }
 
