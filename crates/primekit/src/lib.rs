@@ -11,8 +11,9 @@
 //! `arith` → `sieve` → `primality` → `params` → `gen` → `keys` → `research`.
 //! (`random`, the seeded generator and uniform sampling, sits beside `error` at the
 //! bottom and is used from `primality` up.)
-//! (`params` is pure error-bound arithmetic that imports nothing from the crate; the
-//! generators take their round counts from it, so it sits below `gen`.)
+//! (`params` is error-bound arithmetic and measured tuning tables that import nothing
+//! from the crate; the generators take their round counts and sieve sizes from it, so it
+//! sits below `gen`.)
 //! The crate root re-exports the knob-free API; every tunable variant lives in
 //! [`research`] and never in the default path.
 

@@ -35,9 +35,9 @@ mod small;
 
 pub use neighbor::{next_prime, prev_prime};
 pub use options::{LowerBound, PrimeOptions, MAX_GEN_BITS};
-pub use search::candidates_tested;
 
 use crate::Error;
+use options::Work;
 use num_bigint::BigUint;
 use crate::random::os_seeded;
 use rand_core::CryptoRngCore;
@@ -67,14 +67,11 @@ pub fn generate_prime_with(opts: &PrimeOptions) -> Result<BigUint, Error> {
 /// nobody else can predict; a fixed seed makes the prime (a secret key!) reproducible
 /// by anyone who knows it.
 pub fn generate_prime_with_rng(opts: &PrimeOptions, rng: &mut impl CryptoRngCore) -> Result<BigUint, Error> {
-    let plan = opts.plan()?;
-    parallel::first_of(&plan, opts.jobs, rng)
+    parallel::first_of(&opts.plan(Work::Race)?, rng)
 }
 
 /// `count` independent primes satisfying `opts`, generated on `opts.jobs` threads (each
 /// prime from its own single search).
 pub fn generate_primes(opts: &PrimeOptions, count: usize) -> Result<Vec<BigUint>, Error> {
-    let plan = opts.clone().jobs(1).plan()?;
-    opts.plan()?; // validates jobs
-    parallel::many(&plan, count, opts.jobs, &mut os_seeded()?)
+    parallel::many(&opts.plan(Work::SearchPerPrime)?, count, &mut os_seeded()?)
 }

@@ -3,7 +3,7 @@
 //! `search::Race`), and many primes spread over `jobs` threads. Each thread has its own
 //! ChaCha20 generator seeded from the caller's.
 
-use super::options::Plan;
+use super::options::{Plan, Work};
 use super::search::search;
 use super::small::generate_small;
 use crate::Error;
@@ -23,8 +23,11 @@ pub(crate) fn one(plan: &Plan, rng: &mut impl CryptoRngCore) -> Result<BigUint, 
     search(plan, rng, &never).map(|p| p.expect("not stopped"))
 }
 
-/// One prime from `jobs` searches racing; the plan's rounds already account for `jobs`.
-pub(crate) fn first_of(plan: &Plan, jobs: usize, rng: &mut impl CryptoRngCore) -> Result<BigUint, Error> {
+/// One prime from the plan's `jobs` searches racing (a [`Work::Race`] plan: its rounds
+/// account for `jobs`).
+pub(crate) fn first_of(plan: &Plan, rng: &mut impl CryptoRngCore) -> Result<BigUint, Error> {
+    debug_assert_eq!(plan.work, Work::Race);
+    let jobs = plan.jobs;
     if jobs <= 1 || plan.bits <= 64 {
         return one(plan, rng);
     }
@@ -52,9 +55,11 @@ pub(crate) fn first_of(plan: &Plan, jobs: usize, rng: &mut impl CryptoRngCore) -
     result.into_inner().expect("no panics while held").expect("some search finished")
 }
 
-/// `count` primes, each from its own single search, on `jobs` threads.
-pub(crate) fn many(plan: &Plan, count: usize, jobs: usize, rng: &mut impl CryptoRngCore) -> Result<Vec<BigUint>, Error> {
-    let jobs = jobs.clamp(1, count.max(1));
+/// `count` primes, each from its own single search, on the plan's `jobs` threads (a
+/// [`Work::SearchPerPrime`] plan: its rounds are those of one search).
+pub(crate) fn many(plan: &Plan, count: usize, rng: &mut impl CryptoRngCore) -> Result<Vec<BigUint>, Error> {
+    debug_assert_eq!(plan.work, Work::SearchPerPrime);
+    let jobs = plan.jobs.clamp(1, count.max(1));
     let rngs: Vec<ChaCha20Rng> = (0..jobs).map(|_| seeded_from(rng)).collect::<Result<_, _>>()?;
     let next = AtomicUsize::new(0);
     let out: Mutex<Vec<Option<BigUint>>> = Mutex::new(vec![None; count]);
