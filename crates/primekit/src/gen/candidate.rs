@@ -6,6 +6,7 @@ use crate::arith::limbs::{add_assign, bit, eq_mask, select_into, sub_into, to_li
 use crate::arith::ifma::LANES;
 use crate::arith::ifma_fermat::fermat_base_two_lanes;
 use crate::arith::MontContext;
+use crate::primality::pocklington::safe_prime_by_pocklington;
 use crate::primality::MillerRabin;
 use crate::Error;
 use num_bigint::BigUint;
@@ -13,8 +14,8 @@ use rand_core::CryptoRngCore;
 
 /// Fermat test to base 2: 2^(n-1) = 1 (mod n), for odd n >= 3, with [`pow2_ct`] over all
 /// limbs of n. A failure proves n composite; for a safe-prime candidate p = 2q + 1 with q
-/// prime and 3 not dividing p, a pass proves p prime (Pocklington, since q > sqrt(p):
-/// 2^(p-1) = 1 and gcd(2^((p-1)/q) - 1, p) = gcd(3, p) = 1).
+/// prime and 3 not dividing p, a pass proves p prime
+/// ([`safe_prime_by_pocklington`](crate::primality::pocklington::safe_prime_by_pocklington)).
 pub fn fermat_base_two_ct(ctx: &MontContext, n_minus_1: &[Limb]) -> bool {
     let r = pow2_ct(ctx, n_minus_1, ctx.len() * 64);
     eq_mask(&r, ctx.one()) != 0
@@ -121,8 +122,8 @@ pub fn miller_rabin_ct(n: &BigUint, rounds: u32, rng: &mut impl CryptoRngCore) -
 
 /// The safe-prime test of p = 2q + 1 (Wiener 2003 order): Fermat base 2 on p first (one
 /// exponentiation rejects almost every candidate), then q's Miller-Rabin rounds, and p
-/// is then proven prime by Pocklington from the Fermat result (see
-/// [`fermat_base_two_ct`]). The caller guarantees 3 does not divide p and p >= 11.
+/// is then proven prime by Pocklington from the Fermat result
+/// ([`safe_prime_by_pocklington`], which also rejects p divisible by 3). p odd, p >= 11.
 pub fn safe_prime_ct(p: &BigUint, rounds: u32, rng: &mut impl CryptoRngCore) -> Result<Verdict, Error> {
     let ctx = MontContext::new(p)?;
     let pm1 = to_limbs(&(p - 1u8), ctx.len()).expect("fits");
@@ -130,7 +131,10 @@ pub fn safe_prime_ct(p: &BigUint, rounds: u32, rng: &mut impl CryptoRngCore) -> 
         return Ok(Verdict::Composite);
     }
     let q: BigUint = p >> 1u8;
-    miller_rabin_ct(&q, rounds, rng)
+    Ok(match miller_rabin_ct(&q, rounds, rng)? {
+        Verdict::ProbablePrime if safe_prime_by_pocklington(p, 2, true) => Verdict::ProbablePrime,
+        _ => Verdict::Composite,
+    })
 }
 
 #[cfg(test)]

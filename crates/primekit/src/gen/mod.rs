@@ -16,7 +16,7 @@
 //! rejection by constant-time square-and-double, [`candidate::pow2_ct`]) and then t
 //! random-base Miller-Rabin rounds in constant time. Safe primes p = 2q + 1 use Wiener's combined sieve (q and p free of
 //! small factors), a base-2 Fermat test on p first, then q's rounds; p is then proven
-//! prime by Pocklington (see [`candidate::fermat_base_two_ct`]).
+//! prime by Pocklington ([`crate::primality::pocklington`]).
 //!
 //! # Side channels
 //! Exponentiations and Miller-Rabin rounds on candidates are constant time. Like
