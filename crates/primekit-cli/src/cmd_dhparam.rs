@@ -56,7 +56,7 @@ pub fn run(a: Args) -> ExitCode {
     }
     let opts = PrimeOptions::new(a.bits).safe(true).congruence(BigUint::from(24u8), BigUint::from(23u8)).jobs(a.jobs);
     let show = a.bits >= 1536 && std::io::stderr().is_terminal();
-    let p = match with_progress(show, || primekit::generate_prime_with(&opts)) {
+    let p = match with_progress(show, |probe| primekit::hazmat::gen::generate_prime_probed(&opts, probe)) {
         Ok(p) => p,
         Err(e) => return exit_for(&e),
     };

@@ -4,12 +4,12 @@
 
 use clap::Args as ClapArgs;
 use num_bigint::BigUint;
-use primekit::hazmat::gen::candidates_tested;
-use primekit::{generate_primes, PrimeOptions, MAX_GEN_BITS};
+use primekit::hazmat::gen::{generate_prime_probed, generate_primes_probed, Probe};
+use primekit::{PrimeOptions, MAX_GEN_BITS};
 use primekit::Error;
 use std::io::IsTerminal;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 #[derive(ClapArgs)]
@@ -52,20 +52,21 @@ pub fn exit_for(e: &Error) -> ExitCode {
     }
 }
 
-/// Runs `f` while a spinner on stderr reports candidates tested, when `show` is set.
-pub fn with_progress<T>(show: bool, f: impl FnOnce() -> T) -> T {
+/// Runs `f`, when `show` is set with a fresh candidate counter ([`Probe::counting`])
+/// that a spinner on stderr reports; otherwise with the production `Probe::default()`.
+pub fn with_progress<T>(show: bool, f: impl FnOnce(Probe<'_>) -> T) -> T {
     if !show {
-        return f();
+        return f(Probe::default());
     }
+    let tested = AtomicU64::new(0);
     let done = AtomicBool::new(false);
     std::thread::scope(|s| {
         s.spawn(|| {
             let bar = indicatif::ProgressBar::new_spinner();
             bar.set_style(indicatif::ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}").expect("valid template"));
             let start = std::time::Instant::now();
-            let base = candidates_tested();
             while !done.load(Ordering::Relaxed) {
-                let n = candidates_tested() - base;
+                let n = tested.load(Ordering::Relaxed);
                 let rate = n as f64 / start.elapsed().as_secs_f64().max(1e-9);
                 bar.set_message(format!("{n} candidates tested, {rate:.0}/s"));
                 bar.tick();
@@ -73,7 +74,7 @@ pub fn with_progress<T>(show: bool, f: impl FnOnce() -> T) -> T {
             }
             bar.finish_and_clear();
         });
-        let out = f();
+        let out = f(Probe::counting(&tested));
         done.store(true, Ordering::Relaxed);
         out
     })
@@ -90,11 +91,11 @@ pub fn run(a: Args) -> ExitCode {
     }
     let opts = PrimeOptions::new(a.bits).safe(a.safe).jobs(a.jobs);
     let show = a.safe && a.bits >= 1536 && std::io::stderr().is_terminal();
-    let result = with_progress(show, || {
+    let result = with_progress(show, |probe| {
         if a.count == 1 {
-            primekit::generate_prime_with(&opts).map(|p| vec![p])
+            generate_prime_probed(&opts, probe).map(|p| vec![p])
         } else {
-            generate_primes(&opts, a.count)
+            generate_primes_probed(&opts, a.count, probe)
         }
     });
     match result {

@@ -12,6 +12,7 @@ mod numio;
 mod plots;
 mod cmd_dist;
 mod plot;
+mod report_json;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -11,7 +11,9 @@
 //! - [`limbs`]: little-endian 64-bit limb slices and word arithmetic on them.
 //! - [`primality`]: single Miller-Rabin rounds, the exact test below 2^64, Lucas ladders.
 //! - [`sieve`]: trial division, prime lists and the generators' segment sieve.
-//! - [`gen`]: generator pieces and tuning knobs (reproducible generation, sieve depth).
+//! - [`gen`]: generator pieces and tuning knobs (reproducible generation, sieve depth,
+//!   counting the candidates tested).
+//! - [`random`]: the OS-seeded ChaCha20 generator and uniform sampling below a bound.
 //! - [`params`]: the error-bound arithmetic behind the generators' round counts.
 
 #![forbid(unsafe_code)]
@@ -57,8 +59,12 @@ pub mod sieve {
 pub mod gen {
     pub use crate::gen::candidate::{fermat_base_two_ct, fermat_base_two_scalar_ct};
     pub use crate::gen::generate_prime_with_rng;
-    pub use crate::gen::search::candidates_tested;
-    pub use crate::gen::tuning::{default_sieve_primes, generate_with_sieve_primes, max_sieve_primes, warm_up};
+    pub use crate::gen::tuning::{default_sieve_primes, generate_prime_probed, generate_primes_probed, generate_with_sieve_primes, max_sieve_primes, warm_up, Probe};
+}
+
+/// The crate's randomness: the OS-seeded ChaCha20 generator and uniform sampling.
+pub mod random {
+    pub use crate::random::{os_seeded, seeded_from, uniform_below, MAX_DRAWS};
 }
 
 /// The error-bound arithmetic behind the generators' round counts.

@@ -20,8 +20,10 @@
 //! # Layers
 //! Private modules, each knowing nothing of those above it:
 //! `arith` → `sieve` → `primality` → `params` → `gen` → `keys`.
-//! (`params` is pure error-bound arithmetic that imports nothing from the crate; the
-//! generators take their round counts from it, so it sits below `gen`.) `arith` is the
+//! (`random`, the seeded generator and uniform sampling, sits beside `error` at the
+//! bottom and is used from `primality` up. `params` is error-bound arithmetic and
+//! measured tuning tables that import nothing from the crate; the generators take their
+//! round counts and sieve sizes from it, so it sits below `gen`.) `arith` is the
 //! only module with `unsafe` code, assembly or intrinsics, and every CPU-specific backend
 //! is private to it, reachable only with a CPU-feature token (`arith::cpu`); every other
 //! module forbids `unsafe`.
@@ -35,6 +37,7 @@ pub mod hazmat;
 pub mod keys;
 mod params;
 mod primality;
+mod random;
 mod sieve;
 
 pub use error::Error;

@@ -11,7 +11,6 @@ use primekit_research::tests::TestKind;
 use primekit::hazmat::sieve::trial_divide_vartime;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
-use rand_core::OsRng;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -81,7 +80,7 @@ pub fn measure(a: &Args) -> Result<Vec<Value>, String> {
             .map(|i| {
                 let mut rng = ChaCha20Rng::seed_from_u64(a.shard.seed(a.seed, a.bits, 3) ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
                 let n = adversarial_input(&mut rng, a.bits);
-                let mut bases = ChaCha20Rng::from_rng(OsRng).map_err(|e| format!("OS random generator failed: {e}"))?;
+                let mut bases = primekit::hazmat::random::os_seeded().map_err(|e| e.to_string())?;
                 tests
                     .iter()
                     .map(|t| {

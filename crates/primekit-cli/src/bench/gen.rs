@@ -12,10 +12,11 @@
 
 use clap::Args as ClapArgs;
 use num_bigint::BigUint;
-use primekit::hazmat::gen::candidates_tested;
+use primekit::hazmat::gen::{generate_prime_probed, Probe};
 use primekit::PrimeOptions;
 use serde_json::json;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 #[derive(ClapArgs)]
@@ -118,12 +119,12 @@ pub fn run(a: Args) -> ExitCode {
         let opts = PrimeOptions::new(bits).safe(a.safe).jobs(a.jobs);
         // Warm-up: builds the process-wide prime tables outside the timing.
         primekit::hazmat::gen::warm_up(bits, a.safe);
-        let cands0 = candidates_tested();
-        let timed = match time_calls(a.count, bits, a.safe, || primekit::generate_prime_with(&opts).map_err(|e| e.to_string())) {
+        let tested = AtomicU64::new(0);
+        let timed = match time_calls(a.count, bits, a.safe, || generate_prime_probed(&opts, Probe::counting(&tested)).map_err(|e| e.to_string())) {
             Ok(t) => t,
             Err(code) => return code,
         };
-        let cands = (candidates_tested() - cands0) as f64 / a.count as f64;
+        let cands = tested.load(Ordering::Relaxed) as f64 / a.count as f64;
         println!(
             "{}",
             json!({"op": "gen", "engine": "primekit", "bits": bits, "safe": a.safe, "count": a.count, "mean_ms": timed.mean_ms(),
@@ -133,10 +134,10 @@ pub fn run(a: Args) -> ExitCode {
         );
         for &r in &a.sieve_primes {
             let o = PrimeOptions::new(bits).safe(a.safe);
-            let c0 = candidates_tested();
+            let tested = AtomicU64::new(0);
             let start = Instant::now();
             for _ in 0..a.count {
-                match primekit::hazmat::gen::generate_with_sieve_primes(&o, r) {
+                match generate_prime_probed(&o, Probe { tested: Some(&tested), sieve_primes: Some(r) }) {
                     Ok(p) => {
                         if let Err(e) = check(&p, bits, a.safe) {
                             eprintln!("self-check failed: {e}");
@@ -150,7 +151,7 @@ pub fn run(a: Args) -> ExitCode {
                 }
             }
             let mean = start.elapsed().as_secs_f64() * 1e3 / a.count as f64;
-            let cands = (candidates_tested() - c0) as f64 / a.count as f64;
+            let cands = tested.load(Ordering::Relaxed) as f64 / a.count as f64;
             println!(
                 "{}",
                 json!({"op": "gen", "engine": "primekit-sieve", "sieve_primes": r, "bits": bits, "safe": a.safe, "count": a.count,

@@ -14,8 +14,6 @@ use super::timing::mean_median;
 use clap::Args as ClapArgs;
 use primekit::hazmat::primality::MillerRabin;
 use primekit_research::tests::TestKind;
-use rand_chacha::ChaCha20Rng;
-use rand_core::{OsRng, SeedableRng};
 use serde_json::{json, Value};
 use std::process::ExitCode;
 
@@ -42,7 +40,7 @@ pub fn measure(a: &Args) -> Result<Vec<Value>, String> {
     let mut out = Vec::new();
     for &bits in &a.bits {
         let primes = pool(0).install(|| random_primes(a.seed ^ bits as u64, bits, a.count));
-        let mut rng = ChaCha20Rng::from_rng(OsRng).map_err(|e| format!("OS random generator failed: {e}"))?;
+        let mut rng = primekit::hazmat::random::os_seeded().map_err(|e| e.to_string())?;
         let mrs: Vec<_> = primes.iter().map(|p| MillerRabin::new(p).map_err(|e| e.to_string())).collect::<Result<Vec<_>, _>>()?;
         let based: Vec<_> = mrs.iter().map(|m| m.random_base(&mut rng).map(|b| (m, b)).map_err(|e| e.to_string())).collect::<Result<_, _>>()?;
         // Interleaved: each rep times one pass of every op back to back, so a change in

@@ -12,7 +12,6 @@ use super::cpu_clock::thread_cpu_ms;
 use super::timing::mean_median;
 use clap::Args as ClapArgs;
 use primekit_research::pga::{Config, Generator, Pga, SieveKind};
-use rand_chacha::rand_core::{OsRng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use serde_json::{json, Value};
 use std::process::ExitCode;
@@ -159,7 +158,7 @@ pub fn measure_openssl(bits: u32, safe: bool, count: usize) -> Measured {
 }
 
 pub fn os_rng() -> Result<ChaCha20Rng, primekit::Error> {
-    ChaCha20Rng::from_rng(OsRng).map_err(|e| primekit::Error::Rng(e.to_string()))
+    primekit::hazmat::random::os_seeded()
 }
 
 pub fn run(a: Args) -> ExitCode {

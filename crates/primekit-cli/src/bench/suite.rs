@@ -20,7 +20,6 @@ use primekit_research::instrument::trial_primes_used;
 use primekit_research::tests::TestKind;
 use primekit::hazmat::sieve::trial_divide_vartime;
 use rand_chacha::ChaCha20Rng;
-use rand_core::{OsRng, SeedableRng};
 use rayon::prelude::*;
 use serde_json::{json, Value};
 use std::process::ExitCode;
@@ -60,7 +59,7 @@ pub fn parse_tests(names: &[String]) -> Result<Vec<TestKind>, String> {
 }
 
 fn os_rng() -> Result<ChaCha20Rng, String> {
-    ChaCha20Rng::from_rng(OsRng).map_err(|e| format!("OS random generator failed: {e}"))
+    primekit::hazmat::random::os_seeded().map_err(|e| e.to_string())
 }
 
 /// Total milliseconds of one pass of `k` over `inputs` (after a warm-up on the first

@@ -13,8 +13,8 @@ use rand_core::CryptoRngCore;
 
 /// Fermat test to base 2: 2^(n-1) = 1 (mod n), for odd n >= 3, with [`pow2_ct`] over all
 /// limbs of n. A failure proves n composite; for a safe-prime candidate p = 2q + 1 with q
-/// prime and 3 not dividing p, a pass proves p prime (Pocklington, since q > sqrt(p):
-/// 2^(p-1) = 1 and gcd(2^((p-1)/q) - 1, p) = gcd(3, p) = 1).
+/// prime and 3 not dividing p, a pass proves p prime
+/// ([`safe_prime_by_pocklington`](crate::primality::pocklington::safe_prime_by_pocklington)).
 pub fn fermat_base_two_ct(ctx: &MontContext, n_minus_1: &[Limb]) -> bool {
     let r = pow2_ct(ctx, n_minus_1, ctx.len() * 64);
     eq_mask(&r, ctx.one()) != 0
@@ -58,32 +58,6 @@ pub fn random_base_rounds_ct(n: &BigUint, rounds: u32, rng: &mut impl CryptoRngC
 pub enum Verdict {
     Composite,
     ProbablePrime,
-}
-
-/// A Fermat test to base 2 (cheap rejection: [`pow2_ct`]), then `rounds` Miller-Rabin
-/// rounds with random bases (on which the error bound rests) with
-/// [`MillerRabin::passes_ct`]. `n` odd, n >= 5.
-pub fn miller_rabin_ct(n: &BigUint, rounds: u32, rng: &mut impl CryptoRngCore) -> Result<Verdict, Error> {
-    let mr = MillerRabin::new(n)?;
-    let nm1 = to_limbs(&(n - 1u8), mr.context().len()).expect("fits");
-    if !fermat_base_two_ct(mr.context(), &nm1) {
-        return Ok(Verdict::Composite);
-    }
-    random_base_rounds_ct(n, rounds, rng)
-}
-
-/// The safe-prime test of p = 2q + 1 (Wiener 2003 order): Fermat base 2 on p first (one
-/// exponentiation rejects almost every candidate), then q's Miller-Rabin rounds, and p
-/// is then proven prime by Pocklington from the Fermat result (see
-/// [`fermat_base_two_ct`]). The caller guarantees 3 does not divide p and p >= 11.
-pub fn safe_prime_ct(p: &BigUint, rounds: u32, rng: &mut impl CryptoRngCore) -> Result<Verdict, Error> {
-    let ctx = MontContext::new(p)?;
-    let pm1 = to_limbs(&(p - 1u8), ctx.len()).expect("fits");
-    if !fermat_base_two_ct(&ctx, &pm1) {
-        return Ok(Verdict::Composite);
-    }
-    let q: BigUint = p >> 1u8;
-    miller_rabin_ct(&q, rounds, rng)
 }
 
 #[cfg(test)]
@@ -133,18 +107,14 @@ mod tests {
     fn verdicts() {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(1);
         let m127 = (BigUint::from(1u8) << 127u32) - 1u8;
-        assert!(matches!(miller_rabin_ct(&m127, 3, &mut rng).unwrap(), Verdict::ProbablePrime));
-        assert!(matches!(miller_rabin_ct(&(&m127 * 3u8), 3, &mut rng).unwrap(), Verdict::Composite));
+        assert!(matches!(random_base_rounds_ct(&m127, 3, &mut rng).unwrap(), Verdict::ProbablePrime));
+        assert!(matches!(random_base_rounds_ct(&(&m127 * 3u8), 3, &mut rng).unwrap(), Verdict::Composite));
         // 341 = 11 * 31 is a Fermat pseudoprime to base 2; one random round exposes it
         // with probability >= 3/4, forty with overwhelming probability.
         let ctx = MontContext::new(&BigUint::from(341u32)).unwrap();
         assert!(fermat_base_two_ct(&ctx, &[340]));
         assert!(!fermat_base_two_ct(&MontContext::new(&BigUint::from(343u32)).unwrap(), &[342]));
-        assert!(matches!(miller_rabin_ct(&BigUint::from(341u32), 40, &mut rng).unwrap(), Verdict::Composite));
-        // 2^127 - 1 is prime but (2^127 - 1 - 1)/2 is even... use a known safe prime:
-        // 2^255 - 19's neighbour is not safe; RFC 3526 group primes are. 1019 = 2*509+1.
-        assert!(matches!(safe_prime_ct(&BigUint::from(1019u32), 2, &mut rng).unwrap(), Verdict::ProbablePrime));
-        // 1031 is prime but 515 = 5 * 103 is not.
-        assert!(matches!(safe_prime_ct(&BigUint::from(1031u32), 2, &mut rng).unwrap(), Verdict::Composite));
+        assert!(matches!(random_base_rounds_ct(&BigUint::from(341u32), 40, &mut rng).unwrap(), Verdict::Composite));
     }
+
 }

@@ -16,7 +16,7 @@
 //! rejection by constant-time square-and-double, [`candidate::pow2_ct`]) and then t
 //! random-base Miller-Rabin rounds in constant time. Safe primes p = 2q + 1 use Wiener's combined sieve (q and p free of
 //! small factors), a base-2 Fermat test on p first, then q's rounds; p is then proven
-//! prime by Pocklington (see [`candidate::fermat_base_two_ct`]).
+//! prime by Pocklington ([`crate::primality::pocklington`]).
 //!
 //! # Side channels
 //! Exponentiations and Miller-Rabin rounds on candidates are constant time. Like
@@ -37,13 +37,10 @@ pub use neighbor::{next_prime, prev_prime};
 pub use options::{LowerBound, PrimeOptions, MAX_GEN_BITS};
 
 use crate::Error;
+use options::Work;
 use num_bigint::BigUint;
-use rand_chacha::ChaCha20Rng;
-use rand_core::{CryptoRngCore, OsRng, SeedableRng};
-
-fn os_rng() -> Result<ChaCha20Rng, Error> {
-    ChaCha20Rng::from_rng(OsRng).map_err(|e| Error::Rng(e.to_string()))
-}
+use crate::random::os_seeded;
+use rand_core::CryptoRngCore;
 
 /// A random prime of exactly `bits` bits with the top two bits set (so the product of
 /// two has exactly 2·bits bits), composite with probability <= 2^-128.
@@ -61,7 +58,7 @@ pub fn generate_safe_prime(bits: u32) -> Result<BigUint, Error> {
 /// A prime satisfying `opts` (see [`PrimeOptions`]), using `opts.jobs` threads for the
 /// one search. Impossible constraints are reported as `Error::InvalidArgument`.
 pub fn generate_prime_with(opts: &PrimeOptions) -> Result<BigUint, Error> {
-    generate_prime_with_rng(opts, &mut os_rng()?)
+    generate_prime_with_rng(opts, &mut os_seeded()?)
 }
 
 /// [`generate_prime_with`] drawing randomness from `rng`.
@@ -70,14 +67,11 @@ pub fn generate_prime_with(opts: &PrimeOptions) -> Result<BigUint, Error> {
 /// nobody else can predict; a fixed seed makes the prime (a secret key!) reproducible
 /// by anyone who knows it.
 pub fn generate_prime_with_rng(opts: &PrimeOptions, rng: &mut impl CryptoRngCore) -> Result<BigUint, Error> {
-    let plan = opts.plan()?;
-    parallel::first_of(&plan, opts.jobs, rng)
+    parallel::first_of(&opts.plan(Work::Race)?, rng)
 }
 
 /// `count` independent primes satisfying `opts`, generated on `opts.jobs` threads (each
 /// prime from its own single search).
 pub fn generate_primes(opts: &PrimeOptions, count: usize) -> Result<Vec<BigUint>, Error> {
-    let plan = opts.clone().jobs(1).plan()?;
-    opts.plan()?; // validates jobs
-    parallel::many(&plan, count, opts.jobs, &mut os_rng()?)
+    parallel::many(&opts.plan(Work::SearchPerPrime)?, count, &mut os_seeded()?)
 }

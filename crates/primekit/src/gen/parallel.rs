@@ -3,19 +3,16 @@
 //! `search::Race`), and many primes spread over `jobs` threads. Each thread has its own
 //! ChaCha20 generator seeded from the caller's.
 
-use super::options::Plan;
+use super::options::{Plan, Work};
 use super::search::search;
 use super::small::generate_small;
 use crate::Error;
 use num_bigint::BigUint;
 use rand_chacha::ChaCha20Rng;
-use rand_core::{CryptoRngCore, SeedableRng};
+use crate::random::seeded_from;
+use rand_core::CryptoRngCore;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
-
-fn child_rng(rng: &mut impl CryptoRngCore) -> Result<ChaCha20Rng, Error> {
-    ChaCha20Rng::from_rng(rng).map_err(|e| Error::Rng(e.to_string()))
-}
 
 /// One prime from one search (no threads).
 pub(crate) fn one(plan: &Plan, rng: &mut impl CryptoRngCore) -> Result<BigUint, Error> {
@@ -26,12 +23,15 @@ pub(crate) fn one(plan: &Plan, rng: &mut impl CryptoRngCore) -> Result<BigUint, 
     search(plan, rng, &never).map(|p| p.expect("not stopped"))
 }
 
-/// One prime from `jobs` searches racing; the plan's rounds already account for `jobs`.
-pub(crate) fn first_of(plan: &Plan, jobs: usize, rng: &mut impl CryptoRngCore) -> Result<BigUint, Error> {
+/// One prime from the plan's `jobs` searches racing (a [`Work::Race`] plan: its rounds
+/// account for `jobs`).
+pub(crate) fn first_of(plan: &Plan, rng: &mut impl CryptoRngCore) -> Result<BigUint, Error> {
+    debug_assert_eq!(plan.work, Work::Race);
+    let jobs = plan.jobs;
     if jobs <= 1 || plan.bits <= 64 {
         return one(plan, rng);
     }
-    let rngs: Vec<ChaCha20Rng> = (0..jobs).map(|_| child_rng(rng)).collect::<Result<_, _>>()?;
+    let rngs: Vec<ChaCha20Rng> = (0..jobs).map(|_| seeded_from(rng)).collect::<Result<_, _>>()?;
     let stop = AtomicBool::new(false);
     let result: Mutex<Option<Result<BigUint, Error>>> = Mutex::new(None);
     std::thread::scope(|s| {
@@ -55,10 +55,12 @@ pub(crate) fn first_of(plan: &Plan, jobs: usize, rng: &mut impl CryptoRngCore) -
     result.into_inner().expect("no panics while held").expect("some search finished")
 }
 
-/// `count` primes, each from its own single search, on `jobs` threads.
-pub(crate) fn many(plan: &Plan, count: usize, jobs: usize, rng: &mut impl CryptoRngCore) -> Result<Vec<BigUint>, Error> {
-    let jobs = jobs.clamp(1, count.max(1));
-    let rngs: Vec<ChaCha20Rng> = (0..jobs).map(|_| child_rng(rng)).collect::<Result<_, _>>()?;
+/// `count` primes, each from its own single search, on the plan's `jobs` threads (a
+/// [`Work::SearchPerPrime`] plan: its rounds are those of one search).
+pub(crate) fn many(plan: &Plan, count: usize, rng: &mut impl CryptoRngCore) -> Result<Vec<BigUint>, Error> {
+    debug_assert_eq!(plan.work, Work::SearchPerPrime);
+    let jobs = plan.jobs.clamp(1, count.max(1));
+    let rngs: Vec<ChaCha20Rng> = (0..jobs).map(|_| seeded_from(rng)).collect::<Result<_, _>>()?;
     let next = AtomicUsize::new(0);
     let out: Mutex<Vec<Option<BigUint>>> = Mutex::new(vec![None; count]);
     let err: Mutex<Option<Error>> = Mutex::new(None);

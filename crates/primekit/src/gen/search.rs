@@ -9,82 +9,28 @@ use crate::sieve::first_odd_primes;
 use crate::sieve::segment::{survivors, SegmentSieve, StepInverses};
 use crate::arith::lanes::FermatBatch;
 use crate::arith::word::rem_limbs;
+use crate::primality::pocklington::safe_prime_by_pocklington;
+use crate::random::uniform_below;
 use crate::Error;
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::Zero;
 use rand_core::CryptoRngCore;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-
-/// Candidates given an exponentiation so far in this process (all searches): a progress
-/// indicator for long runs, never used for decisions.
-pub static CANDIDATES_TESTED: AtomicU64 = AtomicU64::new(0);
-
-/// Current value of [`CANDIDATES_TESTED`].
-pub fn candidates_tested() -> u64 {
-    CANDIDATES_TESTED.load(Ordering::Relaxed)
-}
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Windows tried before giving up: each finds a prime with probability >= 1/2, so
 /// reaching this many means a broken generator (or arithmetic), not bad luck.
 const MAX_WINDOWS: u32 = 256;
 
-/// A uniform integer in [0, bound), bound > 0, by rejection sampling.
-pub(crate) fn uniform_below(rng: &mut impl CryptoRngCore, bound: &BigUint) -> Result<BigUint, Error> {
-    let bits = bound.bits() as usize;
-    let mut bytes = vec![0u8; bits.div_ceil(8)];
-    for _ in 0..256 {
-        rng.try_fill_bytes(&mut bytes).map_err(|e| Error::Rng(e.to_string()))?;
-        let x = BigUint::from_bytes_le(&bytes) >> (bytes.len() * 8 - bits);
-        if &x < bound {
-            return Ok(x);
-        }
-    }
-    Err(Error::Rng("uniform sampling rejected 256 draws in a row".into()))
-}
-
-/// Number of odd primes sieved for a `bits`-bit (safe) prime. Measured with
-/// `primekit bench gen` (README, "Prime generation"): more primes cost one word division
-/// each per window and save exponentiations, which grow ~cubically with size.
-pub fn sieve_primes(bits: u32, safe: bool) -> usize {
-    if safe {
-        match bits {
-            0..=256 => 2000,
-            257..=768 => 60_000,
-            // One window's sieve costs ~8 ns per prime since the IFMA residues
-            // (`examples/sieve_window_speed`: 3.2 / 4.9 / 7.5 ms at 200k / 400k / 800k
-            // primes, 1024 bits) and a 1024-bit Fermat lane ~45 us with ~730 candidates
-            // per safe prime at 200k primes, falling as 1/(ln B)^2: modelled total flat
-            // from 400k to 800k (35.5 ms vs 37 at 200k); measured flat too (`bench gen
-            // --safe --count 300 --sieve-primes`: 40.1 / 40.6 / 42.1 / 42.1 ms at 200k /
-            // 400k / 600k / 1.2M, standard error ~2.4 ms, loaded machine). 290k keeps
-            // to the 2^22 list: more would build the 16 MB 2^26 list (~50 ms per process,
-            // `examples/prime_list_speed`). Re-measured with the column-pair Fermat kernel
-            // (25 us per 1024-bit lane): 32.7 / 27.8 / 27.7 / 27.5 / 30.0 ms at 60k / 120k
-            // / 200k / 290k / 600k (`--count 300`), still flat around 290k.
-            769..=1280 => 290_000,
-            // Larger sizes: the modelled optimum (2 F / (c ln B)) exceeds the whole 2^26
-            // list; at 1536 bits 3.95M vs 400k measured 214-279 vs 301 ms (count 32).
-            _ => 3_950_000,
-        }
-    } else {
-        match bits {
-            0..=256 => 500,
-            257..=640 => 2000,
-            641..=1536 => 9999,
-            _ => 30_000,
-        }
-    }
-}
-
 /// Runs one search; `Ok(None)` when `stop` was raised by another search.
 pub(crate) fn search(plan: &Plan, rng: &mut impl CryptoRngCore, stop: &AtomicBool) -> Result<Option<BigUint>, Error> {
     // Every sieve prime must be below every candidate (>= 2^(bits-1) >= 2^64 here).
     let primes = first_odd_primes(plan.sieve_primes);
-    // Segments of about the expected distance to a (safe) prime, at least 1024 positions.
-    let seg_len: usize = if plan.safe { 1 << (plan.log2_window - 2).clamp(10, 16) } else { 1 << 12 };
+    let seg_len = plan.seg_len;
     let window = 1usize << plan.log2_window;
     let range = &plan.upper - &plan.lower;
+    // `options::lower_end` keeps lower below 2^bits for every bits `check_bits` accepts.
+    debug_assert!(!range.is_zero(), "empty range");
     let inverses = StepInverses::new(&plan.step.to_u64_digits(), primes);
     // Candidates in flight: as many as one Fermat batch tests at once.
     let in_flight = FermatBatch::new(plan.bits as usize)?.lanes();
@@ -141,9 +87,6 @@ pub(crate) fn search(plan: &Plan, rng: &mut impl CryptoRngCore, stop: &AtomicBoo
             }
         }
     }
-    if range.is_zero() {
-        return Err(Error::InvalidArgument("empty range".into()));
-    }
     Err(Error::InvalidArgument(format!("no prime found in {MAX_WINDOWS} search windows; the constraints may be (nearly) impossible")))
 }
 
@@ -184,7 +127,9 @@ fn test_batch(plan: &Plan, q_wait: &mut Vec<BigUint>, batch: &mut Vec<BigUint>, 
     if batch.is_empty() && q_wait.is_empty() {
         return Ok(None);
     }
-    CANDIDATES_TESTED.fetch_add(batch.len() as u64, Ordering::Relaxed);
+    if let Some(tested) = plan.tested {
+        tested.fetch_add(batch.len() as u64, Ordering::Relaxed);
+    }
     let waiting = std::mem::take(q_wait);
     let mut numbers: Vec<BigUint> = waiting.iter().map(|p| p >> 1u8).collect();
     numbers.extend(batch.iter().cloned());
@@ -195,8 +140,13 @@ fn test_batch(plan: &Plan, q_wait: &mut Vec<BigUint>, batch: &mut Vec<BigUint>, 
             if !race.claim() {
                 return Ok(None);
             }
+            // p passed its base-2 Fermat test when it was queued; with q prime,
+            // Pocklington makes that a proof for p (base 2 also needs 3 not dividing p,
+            // which the sieve guarantees and the criterion re-checks).
             if let Verdict::ProbablePrime = random_base_rounds_ct(q, plan.rounds, rng)? {
-                return Ok(Some(p));
+                if safe_prime_by_pocklington(&p, 2, true) {
+                    return Ok(Some(p));
+                }
             }
         }
     }

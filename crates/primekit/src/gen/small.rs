@@ -3,8 +3,8 @@
 //! variable time.
 
 use super::options::Plan;
-use super::search::uniform_below;
 use crate::primality::is_prime_u64;
+use crate::random::uniform_below;
 use crate::Error;
 use num_bigint::BigUint;
 use rand_core::CryptoRngCore;

@@ -16,13 +16,15 @@
 //! Primality uses [`crate::try_is_prime`] (Massimo & Paterson 2020, §3.2.3: error <= 2^-128 even for crafted
 //! composites, which is what defeats the "Safety in Numbers" attack). For a PKCS#3 group
 //! (p-1)/2 is tested first; when it is prime, p follows from one Pocklington step
-//! (`pocklington_safe`), halving the cost of auditing a safe-prime group. `validationParams`
-//! (seed, pgenCounter) are parsed but not re-derived; no check depends on them.
+//! (`p_prime`, [`crate::primality::pocklington`]), halving the cost of auditing a
+//! safe-prime group. `validationParams` (seed, pgenCounter) are parsed but not
+//! re-derived; no check depends on them.
 
 use super::input::{decode_pem, uint_value, InputError};
 use super::policy;
 use super::report::{Check, CheckReport, Status};
 use crate::arith::modexp::modpow_vartime;
+use crate::primality::pocklington::safe_prime_by_pocklington;
 use crate::{try_is_prime, Error};
 use der::asn1::{BitStringRef, UintRef};
 use der::{Decode, Sequence};
@@ -114,22 +116,70 @@ fn prime_detail(what: &str, prime: bool) -> String {
 }
 
 /// Audits parsed parameters; errors only if a number is too large to test or the
-/// OS random generator fails.
+/// OS random generator fails. The checks, in their fixed order, are the functions below.
 pub fn check_dh(d: &DhParams) -> Result<CheckReport, InputError> {
-    let one = BigUint::one();
     let p = &d.p;
-    let p_minus_1 = if p.is_zero() { BigUint::zero() } else { p - &one };
-    let mut checks = vec![policy::modulus_size("p_size", "p", p.bits())];
-
+    let p_minus_1 = if p.is_zero() { BigUint::zero() } else { p - 1u32 };
     // Without a stated q the group must be safe: (p-1)/2 is tested first, so that p
-    // itself then needs one Fermat step instead of a full test (see `pocklington_safe`).
+    // itself then needs one Fermat step instead of a full test (see `p_prime`).
     let half = &p_minus_1 >> 1;
     let half_prime = match d.q {
         None if p.bits() > 64 && p.bit(0) => Some(try_is_prime(&half)?),
         _ => None,
     };
-    let (p_prime, p_detail) = if half_prime == Some(true) {
-        let prime = pocklington_safe(p)?;
+    let mut checks = vec![policy::modulus_size("p_size", "p", p.bits())];
+    let p_prime = p_prime(p, half_prime)?;
+    // A usable group needs an odd prime p (p = 2 is prime but has no room for g).
+    let p_odd_prime = p_prime.passed() && p.bit(0);
+    checks.push(p_prime);
+
+    // The subgroup order q whose membership g must have, once it is established.
+    let order = match &d.q {
+        Some(q) => {
+            checks.push(policy::subgroup_size("q_size", "q", q.bits()));
+            let q_prime = q_prime(q)?;
+            let divides = q_divides_p_minus_1(q, &p_minus_1);
+            let order = (p_odd_prime && q_prime.passed() && divides.passed()).then(|| q.clone());
+            let divides_ok = divides.passed();
+            checks.extend([q_prime, divides]);
+            checks.extend(d.j.as_ref().map(|j| j_cofactor(j, q, &p_minus_1, divides_ok)));
+            order
+        }
+        None => {
+            let safe = p_safe_prime(p_odd_prime, half_prime, &half)?;
+            let order = (safe.status == Status::Pass).then_some(half);
+            checks.push(safe);
+            order
+        }
+    };
+
+    let g_range = g_range(&d.g, &p_minus_1);
+    let g_in_range = g_range.passed();
+    checks.push(g_range);
+    checks.push(match (&order, g_in_range) {
+        (Some(q), true) => g_order_check(&d.g, q, p, d.q.is_none())?,
+        _ => Check::new(
+            "g_order",
+            Status::Skip,
+            "not evaluated: needs an odd prime p, a prime subgroup order q dividing p-1, and 1 < g < p-1",
+        ),
+    });
+    checks.extend(d.private_value_length.as_ref().map(|l| private_value_length(l, p)));
+    Ok(CheckReport {
+        format: d.format,
+        checks,
+    })
+}
+
+/// `p_prime`. When `half_prime` says (p-1)/2 is prime, p follows from one Fermat step
+/// to base 3 by Pocklington ([`safe_prime_by_pocklington`]: gcd(3^2 - 1, p) = 1 for odd
+/// p), which replaces p's own t Miller-Rabin rounds; the only error left is that of the
+/// test on (p-1)/2. Otherwise p gets the full test. `half_prime` is only set for odd
+/// p > 2^64.
+fn p_prime(p: &BigUint, half_prime: Option<bool>) -> Result<Check, InputError> {
+    let (prime, detail) = if half_prime == Some(true) {
+        let fermat = modpow_vartime(&BigUint::from(3u32), &(p - 1u32), p).map_err(Error::from)?.is_one();
+        let prime = safe_prime_by_pocklington(p, 3, fermat);
         let how = "(Pocklington: (p-1)/2 is prime and 3^(p-1) = 1 mod p)";
         (
             prime,
@@ -143,71 +193,71 @@ pub fn check_dh(d: &DhParams) -> Result<CheckReport, InputError> {
         let prime = try_is_prime(p)?;
         (prime, prime_detail("p", prime))
     };
-    checks.push(Check::new("p_prime", Status::from_bool(p_prime), p_detail));
-    // A usable group needs an odd prime p (p = 2 is prime but has no room for g).
-    let p_odd_prime = p_prime && p.bit(0);
+    Ok(Check::new("p_prime", Status::from_bool(prime), detail))
+}
 
-    // The subgroup order q whose membership g must have, once it is established.
-    let mut order: Option<BigUint> = None;
-    if let Some(q) = &d.q {
-        checks.push(policy::subgroup_size("q_size", "q", q.bits()));
-        let q_prime = try_is_prime(q)?;
-        checks.push(Check::new(
-            "q_prime",
-            Status::from_bool(q_prime),
-            prime_detail("q", q_prime),
-        ));
-        let divides = !q.is_zero() && !p_minus_1.is_zero() && (&p_minus_1 % q).is_zero();
-        checks.push(Check::new(
-            "q_divides_p_minus_1",
-            Status::from_bool(divides),
-            if divides {
-                "q divides p-1"
-            } else {
-                "q does not divide p-1"
-            },
-        ));
-        if let Some(j) = &d.j {
-            let ok = divides && (&p_minus_1 / q) == *j;
-            checks.push(Check::new(
-                "j_cofactor",
-                Status::from_bool(ok),
-                if ok { "j = (p-1)/q" } else { "j != (p-1)/q" },
-            ));
-        }
-        if p_odd_prime && q_prime && divides {
-            order = Some(q.clone());
-        }
-    } else if p_odd_prime {
-        let safe = match half_prime {
-            Some(known) => known,
-            None => try_is_prime(&half)?,
-        };
-        checks.push(Check::new(
-            "p_safe_prime",
-            Status::from_bool(safe),
-            if safe {
-                "(p-1)/2 is prime: p is a safe prime".to_string()
-            } else {
-                "(p-1)/2 is composite: p is not a safe prime, and the file names no subgroup \
-                 order q, so small subgroups cannot be ruled out"
-                    .to_string()
-            },
-        ));
-        if safe {
-            order = Some(half);
-        }
-    } else {
-        checks.push(Check::new(
+/// `q_prime` (X9.42).
+fn q_prime(q: &BigUint) -> Result<Check, InputError> {
+    let prime = try_is_prime(q)?;
+    Ok(Check::new("q_prime", Status::from_bool(prime), prime_detail("q", prime)))
+}
+
+/// `q_divides_p_minus_1` (X9.42).
+fn q_divides_p_minus_1(q: &BigUint, p_minus_1: &BigUint) -> Check {
+    let divides = !q.is_zero() && !p_minus_1.is_zero() && (p_minus_1 % q).is_zero();
+    Check::new(
+        "q_divides_p_minus_1",
+        Status::from_bool(divides),
+        if divides {
+            "q divides p-1"
+        } else {
+            "q does not divide p-1"
+        },
+    )
+}
+
+/// `j_cofactor` (X9.42, when j is present): j = (p-1)/q, given whether q divides p-1.
+fn j_cofactor(j: &BigUint, q: &BigUint, p_minus_1: &BigUint, divides: bool) -> Check {
+    let ok = divides && (p_minus_1 / q) == *j;
+    Check::new(
+        "j_cofactor",
+        Status::from_bool(ok),
+        if ok { "j = (p-1)/q" } else { "j != (p-1)/q" },
+    )
+}
+
+/// `p_safe_prime` (PKCS#3): (p-1)/2 prime, reusing `half_prime` when `check_dh` already
+/// tested it; skipped unless p is an odd prime.
+fn p_safe_prime(p_odd_prime: bool, half_prime: Option<bool>, half: &BigUint) -> Result<Check, InputError> {
+    if !p_odd_prime {
+        return Ok(Check::new(
             "p_safe_prime",
             Status::Skip,
             "not evaluated: p is not an odd prime",
         ));
     }
+    let safe = match half_prime {
+        Some(known) => known,
+        None => try_is_prime(half)?,
+    };
+    Ok(Check::new(
+        "p_safe_prime",
+        Status::from_bool(safe),
+        if safe {
+            "(p-1)/2 is prime: p is a safe prime".to_string()
+        } else {
+            "(p-1)/2 is composite: p is not a safe prime, and the file names no subgroup \
+             order q, so small subgroups cannot be ruled out"
+                .to_string()
+        },
+    ))
+}
 
-    let g = &d.g;
-    let g_in_range = *g > one && p_minus_1 > one && *g < p_minus_1;
-    checks.push(Check::new(
+/// `g_range`: 1 < g < p-1.
+fn g_range(g: &BigUint, p_minus_1: &BigUint) -> Check {
+    let one = BigUint::one();
+    let g_in_range = *g > one && *p_minus_1 > one && g < p_minus_1;
+    Check::new(
         "g_range",
         Status::from_bool(g_in_range),
         if g_in_range {
@@ -215,42 +265,17 @@ pub fn check_dh(d: &DhParams) -> Result<CheckReport, InputError> {
         } else {
             format!("g = {} is not in (1, p-1)", short(g))
         },
-    ));
-
-    checks.push(match (&order, g_in_range) {
-        (Some(q), true) => g_order_check(g, q, p, d.q.is_none())?,
-        _ => Check::new(
-            "g_order",
-            Status::Skip,
-            "not evaluated: needs an odd prime p, a prime subgroup order q dividing p-1, and 1 < g < p-1",
-        ),
-    });
-
-    if let Some(l) = &d.private_value_length {
-        let ok = !l.is_zero() && l.bits() <= 64 && l.iter_u64_digits().next().unwrap_or(0) <= p.bits();
-        checks.push(Check::new(
-            "private_value_length",
-            Status::from_bool(ok),
-            format!("privateValueLength = {} bits (must be in 1..={})", short(l), p.bits()),
-        ));
-    }
-    Ok(CheckReport {
-        format: d.format,
-        checks,
-    })
+    )
 }
 
-/// Primality of p = 2q + 1 once q = (p-1)/2 is known prime, by Pocklington's criterion
-/// (Crandall & Pomerance, "Prime Numbers", Thm 4.1.3): q is prime with q > sqrt(p) - 1,
-/// so p is prime iff some a has a^(p-1) = 1 mod p and gcd(a^2 - 1, p) = 1; a = 3 gives
-/// gcd(8, p) = 1 for odd p, and a failing Fermat test proves p composite. One
-/// exponentiation replaces t Miller-Rabin rounds (Dobrosavljević 2021, §3.4, tests both p and q
-/// by Miller-Rabin); the only error left is that of the test on q. Needs odd p > 2^64.
-fn pocklington_safe(p: &BigUint) -> Result<bool, InputError> {
-    let p_minus_1 = p - 1u32;
-    Ok(modpow_vartime(&BigUint::from(3u32), &p_minus_1, p)
-        .map_err(Error::from)?
-        .is_one())
+/// `private_value_length` (PKCS#3, when present): 1 ..= bits of p.
+fn private_value_length(l: &BigUint, p: &BigUint) -> Check {
+    let ok = !l.is_zero() && l.bits() <= 64 && l.iter_u64_digits().next().unwrap_or(0) <= p.bits();
+    Check::new(
+        "private_value_length",
+        Status::from_bool(ok),
+        format!("privateValueLength = {} bits (must be in 1..={})", short(l), p.bits()),
+    )
 }
 
 /// g^q mod p: 1 means g lies in the subgroup of prime order q. For a safe prime with

@@ -1,11 +1,6 @@
-//! The result of an audit: named checks with verdicts, rendered as text or JSON.
-//!
-//! JSON shape (stable; keys are only ever added, never renamed or removed):
-//! `{"format": "...", "ok": bool, "checks": [{"name": "...", "status": "pass"|"warn"|
-//! "fail"|"skip", "passed": bool, "detail": "..."}]}`. `passed` is true for `pass` and
-//! `warn`; `ok` is true when every check passed. See `docs/json.md`.
-
-use serde_json::{json, Value};
+//! The result of an audit: named checks with verdicts, rendered as text. The CLI renders
+//! the same fields as JSON (`primekit-cli`'s `report_json`, `docs/json.md`); names and
+//! status strings here are that format's stable values.
 
 /// Verdict of one check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,15 +97,5 @@ impl CheckReport {
             format!("result: FAILED ({failed} of {} checks not passed)\n", self.checks.len())
         };
         out
-    }
-
-    /// The JSON object described in the module documentation.
-    pub fn to_json(&self) -> Value {
-        let checks: Vec<Value> = self
-            .checks
-            .iter()
-            .map(|c| json!({"name": c.name, "status": c.status.as_str(), "passed": c.passed(), "detail": c.detail}))
-            .collect();
-        json!({"format": self.format, "ok": self.ok(), "checks": checks})
     }
 }

@@ -25,8 +25,7 @@ use super::small::is_prime_u64;
 use crate::sieve::trial_divide_vartime;
 use crate::Error;
 use num_bigint::BigUint;
-use rand_chacha::ChaCha20Rng;
-use rand_core::{CryptoRngCore, OsRng, SeedableRng};
+use rand_core::CryptoRngCore;
 
 /// Largest input, in bits, the test accepts (a 65536-bit prime takes minutes; the cap
 /// keeps one call's work and memory bounded).
@@ -89,7 +88,7 @@ pub fn is_prime(n: &BigUint) -> bool {
 
 /// [`is_prime`] returning size-cap and RNG failures as errors.
 pub fn try_is_prime(n: &BigUint) -> Result<bool, Error> {
-    decide(n, || ChaCha20Rng::from_rng(OsRng).map_err(|e| Error::Rng(e.to_string())))
+    decide(n, crate::random::os_seeded)
 }
 
 /// [`is_prime`] with a caller-supplied generator for the random bases.

@@ -7,7 +7,7 @@
 //! applies only to bases chosen uniformly at random.
 
 use crate::arith::lanes::{lane_mask, LaneTarget, LaneValues, SharedModulus, Timing};
-use crate::arith::limbs::{add_assign, from_limbs, lt_vartime, to_limbs, Limb};
+use crate::arith::limbs::{from_limbs, to_limbs, Limb};
 use crate::arith::modexp::pow_vartime;
 use crate::arith::pow2::pow2_vartime;
 use crate::arith::{Kernel, MontContext};
@@ -31,7 +31,6 @@ pub struct MillerRabin {
     s: usize,
     /// n - 4: random bases are 2 + (uniform value in [0, n-4]).
     n_minus_4: Vec<Limb>,
-    n_minus_4_bits: usize,
     /// The widest lane batch of the context's kernel, built on first use.
     wide: OnceCell<Lanes>,
 }
@@ -83,7 +82,6 @@ impl MillerRabin {
             minus_one,
             d: to_limbs(&d, len).expect("fits"),
             s,
-            n_minus_4_bits: nm4.bits() as usize,
             n_minus_4: to_limbs(&nm4, len).expect("fits"),
             wide: OnceCell::new(),
             ctx,
@@ -216,30 +214,8 @@ impl MillerRabin {
     /// with probability > 1/2; after 128 straight rejections, probability < 2^-128, the
     /// generator is declared broken rather than looping on).
     pub fn random_base(&self, rng: &mut impl CryptoRngCore) -> Result<Vec<Limb>, Error> {
-        let len = self.ctx.len();
-        let bits = self.n_minus_4_bits;
-        let mut bytes = vec![0u8; len * 8];
-        for _ in 0..128 {
-            rng.try_fill_bytes(&mut bytes).map_err(|e| Error::Rng(e.to_string()))?;
-            let mut x: Vec<Limb> = bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect();
-            // Keep the low `bits` bits.
-            for (i, l) in x.iter_mut().enumerate() {
-                let lo = 64 * i;
-                if lo >= bits {
-                    *l = 0;
-                } else if bits - lo < 64 {
-                    *l &= (1u64 << (bits - lo)) - 1;
-                }
-            }
-            if !lt_vartime(&self.n_minus_4, &x) {
-                // x <= n - 4, so x + 2 <= n - 2.
-                let mut two = vec![0; len];
-                two[0] = 2;
-                add_assign(&mut x, &two); // no carry: x + 2 <= n - 2
-                return Ok(x);
-            }
-        }
-        Err(Error::Rng("random base rejection sampling failed 128 times".into()))
+        let x = crate::random::uniform_below(rng, &(from_limbs(&self.n_minus_4) + 1u8))? + 2u8;
+        Ok(to_limbs(&x, self.ctx.len()).expect("x <= n - 2 fits n's limbs"))
     }
 
     /// s, the exponent of 2 in n - 1.

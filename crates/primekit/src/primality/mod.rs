@@ -13,6 +13,7 @@ mod is_prime;
 pub mod jacobi;
 pub mod lucas;
 pub mod miller_rabin;
+pub mod pocklington;
 pub mod small;
 pub mod square;
 
