@@ -22,10 +22,8 @@ pub fn fermat_base_two_ct(ctx: &MontContext, n_minus_1: &[Limb]) -> bool {
 
 /// Base-2 Fermat tests of odd candidates >= 5 of `bits` or `bits - 1` bits (a safe-prime
 /// candidate p and the q of an earlier one may share a batch), as many per call as the
-/// process kernel's lanes hold ([`FermatBatch`]). Per candidate, lanes vs one at a time
-/// (context included), `cargo run --release --example fermat_lanes_speed` on an AMD EPYC
-/// Zen 5 with AVX-512 IFMA: 1024 bits 25 vs 103 µs, 1536: 77 vs 225, 2048: 179 vs 394,
-/// 3072: 586 vs 1033, 4096: 1385 vs 2143.
+/// process kernel's lanes hold ([`FermatBatch`], whose documentation gives the measured
+/// cost per candidate of each backend).
 pub fn fermat_base_two_batch_ct(cands: &[BigUint], bits: usize) -> Result<Vec<bool>, Error> {
     let batch = FermatBatch::new(bits)?;
     let mut out = Vec::with_capacity(cands.len());
@@ -46,8 +44,9 @@ pub fn fermat_base_two_scalar_ct(n: &BigUint) -> Result<bool, Error> {
 
 /// `rounds` Miller-Rabin rounds with random bases, the acceptance step after a base-2
 /// Fermat pass. `n` odd, n >= 5. The bases are drawn first and the rounds run together
-/// ([`MillerRabin::passes_all_ct`]: eight per constant-time IFMA exponentiation), which
-/// at 1024 bits costs about one and a half single rounds instead of six.
+/// ([`MillerRabin::passes_all_ct`]: several bases per constant-time exponentiation where
+/// the kernel has wide lanes, which at 1024 bits costs about one and a half single rounds
+/// instead of six).
 pub fn random_base_rounds_ct(n: &BigUint, rounds: u32, rng: &mut impl CryptoRngCore) -> Result<Verdict, Error> {
     let mr = MillerRabin::new(n)?;
     let bases = (0..rounds).map(|_| mr.random_base(rng)).collect::<Result<Vec<_>, _>>()?;

@@ -117,7 +117,7 @@ impl Race<'_> {
     }
 }
 
-/// Fermat base 2 on the queued numbers together (eight lanes at once with IFMA): the q
+/// Fermat base 2 on the queued numbers together (as many per call as the lanes hold): the q
 /// of each candidate in `q_wait` (safe primes, p already passed), then each candidate p in
 /// `batch`; then the random-base rounds of each passing one in order: on q for a waiting
 /// safe-prime candidate (p is then proven prime by Pocklington), on p for a plain prime.

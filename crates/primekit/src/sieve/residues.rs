@@ -120,7 +120,7 @@ mod tests {
     #[test]
     fn residues_match_biguint() {
         let n = (BigUint::from(1u8) << 1000u32) - 12345u32;
-        // Prefixes of each static list (paired IFMA path when present), and a slice that
+        // Prefixes of each static list (paired vector path when present), and a slice that
         // is no prefix (division path).
         for primes in [first_odd_primes(30_000), first_odd_primes(30_001), first_odd_primes(9999), first_odd_primes(777), &first_odd_primes(800)[1..]] {
             let mut out = Vec::new();

@@ -217,6 +217,10 @@ impl SharedModulus {
 }
 
 /// Base-2 Fermat tests, 2^(n−1) ≡ 1 (mod n), on several odd moduli of one public size.
+///
+/// Cost per candidate, 8 IFMA lanes vs one at a time (context included), `cargo run
+/// --release --example fermat_lanes_speed` on an AMD EPYC Zen 5: 1024 bits 25 vs 103 µs,
+/// 1536: 77 vs 225, 2048: 179 vs 394, 3072: 586 vs 1033, 4096: 1385 vs 2143.
 #[derive(Clone, Debug)]
 pub struct FermatBatch {
     bits: usize,
