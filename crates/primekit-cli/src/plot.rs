@@ -8,6 +8,20 @@ use std::path::Path;
 
 type Res = Result<(), Box<dyn StdError>>;
 
+/// Runs `$draw(root)` on an SVG drawing area when `$path` ends in `.svg`, else on a PNG
+/// bitmap: the two backends are different types, so the drawing is instantiated twice.
+macro_rules! on_backend {
+    ($path:expr, $size:expr, |$root:ident| $draw:expr) => {
+        if $path.extension().is_some_and(|e| e == "svg") {
+            let $root = SVGBackend::new($path, $size).into_drawing_area();
+            $draw
+        } else {
+            let $root = BitMapBackend::new($path, $size).into_drawing_area();
+            $draw
+        }
+    };
+}
+
 /// Bars of `counts` labelled `labels`, with horizontal lines at `band.0` and `band.1`.
 pub fn histogram(
     path: &Path,
@@ -18,25 +32,7 @@ pub fn histogram(
     band: (f64, f64),
 ) -> Res {
     crate::plots::init_font()?;
-    if path.extension().is_some_and(|e| e == "svg") {
-        draw_histogram(
-            SVGBackend::new(path, (1000, 480)).into_drawing_area(),
-            title,
-            x_desc,
-            labels,
-            counts,
-            band,
-        )
-    } else {
-        draw_histogram(
-            BitMapBackend::new(path, (1000, 480)).into_drawing_area(),
-            title,
-            x_desc,
-            labels,
-            counts,
-            band,
-        )
-    }
+    on_backend!(path, (1000, 480), |root| draw_histogram(root, title, x_desc, labels, counts, band))
 }
 
 fn draw_histogram<DB: DrawingBackend>(
@@ -113,25 +109,7 @@ pub fn heatmap(
 ) -> Res {
     crate::plots::init_font()?;
     let size = (160 + 90 * xs.len() as u32, 120 + 45 * ys.len() as u32);
-    if path.extension().is_some_and(|e| e == "svg") {
-        draw_heatmap(
-            SVGBackend::new(path, size).into_drawing_area(),
-            title,
-            xs,
-            ys,
-            y_desc,
-            values,
-        )
-    } else {
-        draw_heatmap(
-            BitMapBackend::new(path, size).into_drawing_area(),
-            title,
-            xs,
-            ys,
-            y_desc,
-            values,
-        )
-    }
+    on_backend!(path, size, |root| draw_heatmap(root, title, xs, ys, y_desc, values))
 }
 
 fn draw_heatmap<DB: DrawingBackend>(

@@ -8,8 +8,9 @@
 //! it would measure this test binary. Sampling can miss only the last millisecond, so the
 //! inputs below hold the child at its fullest for much longer than that.
 
+mod common;
+
 use std::io::{Read, Write};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_primekit");
@@ -35,13 +36,7 @@ fn run(args: &[&str], input: impl FnMut(&mut dyn Write) + Send + 'static) -> Run
 
 fn run_program(program: &str, args: &[&str], mut input: impl FnMut(&mut dyn Write) + Send + 'static) -> Run {
     let start = Instant::now();
-    let mut child = Command::new(program)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn primekit");
+    let mut child = common::spawn_piped(program, args);
     let pid = child.id();
     let sampler = std::thread::spawn(move || {
         let mut peak = 0;

@@ -1,18 +1,13 @@
 //! `primekit test` end to end: order kept, bad lines reported and skipped, exit codes,
 //! size cap enforced at once, `--jobs` agreeing with one job.
 
+mod common;
+
 use std::io::Write;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn run(args: &[&str], stdin: &str) -> (String, String, i32) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_primekit"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn primekit");
+    let mut child = common::spawn_piped(env!("CARGO_BIN_EXE_primekit"), args);
     let mut sin = child.stdin.take().unwrap();
     let input = stdin.to_owned();
     let writer = std::thread::spawn(move || {

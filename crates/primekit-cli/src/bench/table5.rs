@@ -28,13 +28,9 @@ pub struct Args {
 
 /// Massimo & Paterson 2020, Table 4: trial-division primes recommended for MR64 at k bits.
 fn table4_r(bits: u32) -> usize {
-    match bits {
-        0..=512 => 64,
-        513..=1024 => 128,
-        1025..=2048 => 384,
-        2049..=3072 => 768,
-        _ => 1024,
-    }
+    // (largest size in bits, r) as printed in the table.
+    const TABLE4: [(u32, usize); 5] = [(512, 64), (1024, 128), (2048, 384), (3072, 768), (u32::MAX, 1024)];
+    TABLE4.iter().find(|&&(max, _)| bits <= max).map_or(1024, |&(_, r)| r)
 }
 
 /// The overhead in Massimo & Paterson 2020, Table 5, of MR64 inside over MRAC inside, in percent.

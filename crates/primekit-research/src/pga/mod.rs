@@ -216,6 +216,25 @@ struct Counters {
     candidates: u64,
 }
 
+/// What every PGA does with a candidate: it must still have k bits (else the loop ends or
+/// restarts, as the PGA says), is counted, and is accepted when it passes t rounds.
+struct Acceptance {
+    k: u32,
+    t: u32,
+    safe: bool,
+}
+
+impl Acceptance {
+    /// `None` when `n` has left the k-bit interval; else whether it is a probable prime.
+    fn test(&self, n: &BigUint, c: &mut Counters, rng: &mut dyn CryptoRngCore) -> Result<Option<bool>, Error> {
+        if n.bits() != u64::from(self.k) {
+            return Ok(None);
+        }
+        c.candidates += 1;
+        probable_prime(n, self.t, self.safe, rng).map(Some)
+    }
+}
+
 impl Counters {
     fn prime(self, prime: BigUint) -> Outcome {
         Outcome::Prime(Generated {
@@ -306,21 +325,14 @@ impl Generator {
 
     /// One call of the PGA (may report failure, as the thesis's functions do).
     pub fn generate(&mut self, rng: &mut dyn CryptoRngCore) -> Result<Outcome, Error> {
-        let t = self.derived.t;
-        let (k, safe, l) = (self.cfg.bits, self.cfg.safe, self.cfg.l);
+        let (safe, l) = (self.cfg.safe, self.cfg.l);
+        let accept = Acceptance { k: self.cfg.bits, t: self.derived.t, safe };
+        let sieve = self.sieve.as_mut();
         match self.cfg.pga {
             // Safe NSS PGA: U = ∞ (§4.3.2).
-            Pga::Nss => nss::run(
-                self.sieve.as_mut(),
-                k,
-                t,
-                l,
-                if safe { None } else { self.derived.u },
-                safe,
-                rng,
-            ),
-            Pga::Natural => natural::run(self.sieve.as_mut(), k, t, safe, rng),
-            Pga::Openssl => openssl::run(self.sieve.as_mut(), k, t, safe, rng),
+            Pga::Nss => nss::run(sieve, &accept, l, if safe { None } else { self.derived.u }, rng),
+            Pga::Natural => natural::run(sieve, &accept, rng),
+            Pga::Openssl => openssl::run(sieve, &accept, rng),
         }
     }
 

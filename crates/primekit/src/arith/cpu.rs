@@ -60,6 +60,17 @@ pub(crate) fn avx512_ifma() -> Option<Avx512Ifma> {
     None
 }
 
+/// The AVX-512 IFMA token for a backend's own tests, or `None` after saying on stderr
+/// that `what` is not exercised on this CPU.
+#[cfg(test)]
+pub(crate) fn avx512_ifma_or_skip(what: &str) -> Option<Avx512Ifma> {
+    let t = avx512_ifma();
+    if t.is_none() {
+        eprintln!("no AVX-512 IFMA on this CPU: {what} not exercised");
+    }
+    t
+}
+
 /// Tokens for `kernel` without asking the CPU.
 ///
 /// # Safety

@@ -12,15 +12,13 @@ use super::mont::MontContext;
 use super::ArithError;
 use num_bigint::BigUint;
 
-/// Sliding-window size for an exponent of `bits` bits (fewest products for that length).
+/// Sliding-window sizes by exponent length: (largest length in bits, window), the window
+/// with the fewest products for lengths up to that bound.
+const VARTIME_WINDOWS: [(usize, usize); 5] = [(23, 1), (79, 3), (239, 4), (671, 5), (usize::MAX, 6)];
+
+/// Sliding-window size for an exponent of `bits` bits.
 fn window_vartime(bits: usize) -> usize {
-    match bits {
-        0..=23 => 1,
-        24..=79 => 3,
-        80..=239 => 4,
-        240..=671 => 5,
-        _ => 6,
-    }
+    VARTIME_WINDOWS.iter().find(|&&(max, _)| bits <= max).map_or(6, |&(_, w)| w)
 }
 
 /// The products an exponentiation needs, on elements of `width()` words in some

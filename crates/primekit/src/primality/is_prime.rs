@@ -63,13 +63,16 @@ pub const fn mr_rounds(bits: u64) -> usize {
 ///
 /// Reproduce: `primekit bench td --bits 512,1024,2048,3072,4096`.
 pub const fn trial_division_primes(bits: u64) -> usize {
-    match bits {
-        0..=512 => 512,
-        513..=1024 => 1024,
-        1025..=3072 => 2048,
-        3073..=4096 => 4096,
-        _ => 8192,
+    // (largest input size in bits, primes), from the table above.
+    const BY_SIZE: [(u64, usize); 4] = [(512, 512), (1024, 1024), (3072, 2048), (4096, 4096)];
+    let mut i = 0;
+    while i < BY_SIZE.len() {
+        if bits <= BY_SIZE[i].0 {
+            return BY_SIZE[i].1;
+        }
+        i += 1;
     }
+    8192
 }
 
 /// True if `n` is prime, wrong with probability at most 2^-128 for any input (exact
@@ -128,4 +131,21 @@ fn decide<R: CryptoRngCore>(n: &BigUint, rng: impl FnOnce() -> Result<R, Error>)
     let mut rng = rng()?;
     let bases = (0..mr_rounds(bits)).map(|_| mr.random_base(&mut rng)).collect::<Result<Vec<_>, _>>()?;
     Ok(mr.passes_all_vartime(&bases))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The size tiers at their edges, evaluated at compile time as well.
+    #[test]
+    fn size_tiers_at_their_edges() {
+        const AT_512: usize = trial_division_primes(512);
+        assert_eq!(AT_512, 512);
+        for (bits, r) in [(0u64, 512usize), (513, 1024), (1024, 1024), (1025, 2048), (3072, 2048), (3073, 4096), (4096, 4096), (4097, 8192), (MAX_INPUT_BITS, 8192)] {
+            assert_eq!(trial_division_primes(bits), r, "bits {bits}");
+        }
+        const AT_2048: usize = mr_rounds(2048);
+        assert_eq!((AT_2048, mr_rounds(2049), mr_rounds(MAX_INPUT_BITS)), (64, 128, 128));
+    }
 }

@@ -31,6 +31,9 @@ pub struct MillerRabin {
     s: usize,
     /// n - 4: random bases are 2 + (uniform value in [0, n-4]).
     n_minus_4: Vec<Limb>,
+    /// One lane on the context, with its targets: built with the context, so a round's
+    /// time does not include num-bigint work on n.
+    single: Lanes,
     /// The widest lane batch of the context's kernel, built on first use.
     wide: OnceCell<Lanes>,
 }
@@ -78,7 +81,9 @@ impl MillerRabin {
         let mut t = ctx.scratch();
         let minus_one = ctx.to_mont(&to_limbs(&nm1, len).expect("fits"), &mut t);
         let nm4 = n - 4u8;
+        let single = Lanes::new(SharedModulus::single(&ctx), n);
         Ok(MillerRabin {
+            single,
             minus_one,
             d: to_limbs(&d, len).expect("fits"),
             s,
@@ -99,13 +104,14 @@ impl MillerRabin {
     }
 
     /// The batch for `rounds` rounds of the given timing: the context's widest lanes when
-    /// they pay for that many ([`SharedModulus::for_rounds`]), else one lane.
-    fn lanes_for(&self, rounds: usize, timing: Timing) -> Lanes {
-        let batch = SharedModulus::for_rounds(&self.ctx, rounds, timing);
-        if batch.lanes() == 1 {
-            return Lanes::new(batch, &self.modulus());
+    /// they pay for that many ([`SharedModulus::wide_pays`]; built on first use, its
+    /// set-up reduces by n with num-bigint as a context's does), else one lane.
+    fn lanes_for(&self, rounds: usize, timing: Timing) -> &Lanes {
+        if SharedModulus::wide_pays(&self.ctx, rounds, timing) {
+            self.wide.get_or_init(|| Lanes::new(SharedModulus::widest(&self.ctx), &self.modulus()))
+        } else {
+            &self.single
         }
-        self.wide.get_or_init(|| Lanes::new(batch, &self.modulus())).clone()
     }
 
     /// One round with base `a` (ordinary form, `2 <= a <= n - 2`, limbs of n's length).

@@ -48,27 +48,8 @@ pub fn is_prime_u64(n: u64) -> bool {
 mod tests {
     use super::*;
 
-    #[test]
-    fn matches_sieve_below_2_20() {
-        let limit = 1usize << 20;
-        let mut comp = vec![false; limit];
-        comp[0] = true;
-        comp[1] = true;
-        let mut i = 2;
-        while i * i < limit {
-            if !comp[i] {
-                let mut j = i * i;
-                while j < limit {
-                    comp[j] = true;
-                    j += i;
-                }
-            }
-            i += 1;
-        }
-        for (n, &c) in comp.iter().enumerate() {
-            assert_eq!(is_prime_u64(n as u64), !c, "n = {n}");
-        }
-    }
+    // Every n below 2^20 against a sieve: `tests/is_prime.rs` (through `is_prime`, which
+    // decides n < 2^64 here).
 
     #[test]
     fn strong_pseudoprimes_to_many_bases_are_composite() {

@@ -198,10 +198,7 @@ mod tests {
 
     #[test]
     fn lanes_agree_with_modpow() {
-        let Some(cpu) = crate::arith::cpu::avx512_ifma() else {
-            eprintln!("no AVX-512 IFMA on this CPU: 8-lane Fermat not exercised");
-            return;
-        };
+        let Some(cpu) = crate::arith::cpu::avx512_ifma_or_skip("8-lane Fermat") else { return };
         let mut rng = rand::rngs::StdRng::seed_from_u64(61);
         let mut batches: Vec<Vec<BigUint>> = Vec::new();
         let mut mixed_batches: Vec<(Vec<BigUint>, usize)> = Vec::new();
@@ -254,10 +251,7 @@ mod tests {
 
     #[test]
     fn pseudoprimes_pass_exactly_like_modpow() {
-        let Some(cpu) = crate::arith::cpu::avx512_ifma() else {
-            eprintln!("no AVX-512 IFMA on this CPU: 8-lane Fermat not exercised");
-            return;
-        };
+        let Some(cpu) = crate::arith::cpu::avx512_ifma_or_skip("8-lane Fermat") else { return };
         // Base-2 Fermat pseudoprimes (341, 561, 645, 1105, 1387, 1729, 1905, 2047, ...),
         // Carmichael numbers, their neighbours, and primes, grouped by bit length.
         let small: [u64; 24] = [341, 561, 645, 1105, 1387, 1729, 1905, 2047, 2465, 2701, 2821, 3277, 4033, 4369, 4371, 4681, 5461, 6601, 7957, 8321, 8481, 8911, 343, 1031];

@@ -100,29 +100,45 @@ impl SharedModulus {
         SharedModulus { imp: Shared::Single(single::Single::new(ctx)) }
     }
 
-    /// The widest batch the context's kernel offers when it pays for `rounds`
-    /// exponentiations of the given timing, else [`Self::single`].
-    ///
-    /// Break-even (`examples/mr_rounds_speed`, AMD EPYC Zen 5): one constant-time 8-lane
-    /// IFMA exponentiation costs about 2.3 single ones at 1024 bits and 4.1 at 2048
-    /// (6 rounds one at a time vs in the lanes: 923 vs 346 us at 1024 bits, 3325 vs 2273
-    /// us at 2048), so constant-time rounds use lanes from 5 up; the variable-time
-    /// sliding window gains from 2. Moduli below four limbs stay single.
-    pub fn for_rounds(ctx: &MontContext, rounds: usize, timing: Timing) -> Self {
-        let min_rounds = match timing {
-            Timing::Vartime => 2,
-            Timing::ConstantTime => 5,
-        };
+    /// The widest batch the context's kernel offers for its modulus ([`Self::single`]
+    /// when it has no wide lanes, or for moduli below four limbs).
+    pub fn widest(ctx: &MontContext) -> Self {
         #[cfg(target_arch = "x86_64")]
         if let Some(cpu) = ctx.tokens().ifma() {
-            if rounds >= min_rounds && ctx.len() >= 4 {
+            if ctx.len() >= 4 {
                 if let Some(b) = ifma::Ifma8::new(cpu, &super::limbs::from_limbs(ctx.modulus())) {
                     return SharedModulus { imp: Shared::Ifma(b) };
                 }
             }
         }
-        let _ = (rounds, min_rounds);
         Self::single(ctx)
+    }
+
+    /// Whether [`Self::widest`] pays for `rounds` exponentiations of the given timing
+    /// against one at a time; decided from the kernel and sizes alone, without building
+    /// anything.
+    ///
+    /// Break-even (`examples/mr_rounds_speed`, AMD EPYC Zen 5): one constant-time 8-lane
+    /// IFMA exponentiation costs about 2.3 single ones at 1024 bits and 4.1 at 2048
+    /// (6 rounds one at a time vs in the lanes: 923 vs 346 us at 1024 bits, 3325 vs 2273
+    /// us at 2048), so constant-time rounds use lanes from 5 up; the variable-time
+    /// sliding window gains from 2.
+    pub fn wide_pays(ctx: &MontContext, rounds: usize, timing: Timing) -> bool {
+        let min_rounds = match timing {
+            Timing::Vartime => 2,
+            Timing::ConstantTime => 5,
+        };
+        ctx.kernel() == Kernel::Ifma && ctx.len() >= 4 && rounds >= min_rounds
+    }
+
+    /// [`Self::widest`] when it pays for `rounds` exponentiations ([`Self::wide_pays`]),
+    /// else [`Self::single`].
+    pub fn for_rounds(ctx: &MontContext, rounds: usize, timing: Timing) -> Self {
+        if Self::wide_pays(ctx, rounds, timing) {
+            Self::widest(ctx)
+        } else {
+            Self::single(ctx)
+        }
     }
 
     /// Number of bases per exponentiation.

@@ -448,8 +448,7 @@ mod tests {
 
     #[test]
     fn normalize_resolves_every_carry_pattern() {
-        if crate::arith::cpu::avx512_ifma().is_none() {
-            eprintln!("no AVX-512 IFMA on this CPU: normalisation not exercised");
+        if crate::arith::cpu::avx512_ifma_or_skip("normalisation").is_none() {
             return;
         }
         // Ripples through runs of all-ones digits, across the vector boundary too.
@@ -487,10 +486,7 @@ mod tests {
 
     #[test]
     fn amm_at_the_top_of_its_range() {
-        let Some(cpu) = crate::arith::cpu::avx512_ifma() else {
-            eprintln!("no AVX-512 IFMA on this CPU: AMM not exercised");
-            return;
-        };
+        let Some(cpu) = crate::arith::cpu::avx512_ifma_or_skip("AMM") else { return };
         for bits in [64u64, 500, 512, 1024, 2047, 2048, 3072, 4095, 4096] {
             for m in [(BigUint::one() << bits) - 1u32, (BigUint::one() << (bits - 1)) + 1u32] {
                 let n = bits.div_ceil(64) as usize;
