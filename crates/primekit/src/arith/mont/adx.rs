@@ -285,10 +285,26 @@ unsafe fn redc_wide(out: *mut Limb, w: *mut Limb, m: *const Limb, m0inv: Limb, n
     }
 }
 
-/// Montgomery product: full product then `redc_wide`; 2n^2 word products.
-pub(crate) fn mont_mul(_: Bmi2Adx, out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], m0inv: Limb, t: &mut [Limb]) {
+/// The n = 8 register kernel for `out = a*b*R^{-1}`, when the sizes match.
+#[inline(always)]
+fn try_fixed(cpu: Bmi2Adx, out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], m0inv: Limb) -> bool {
+    match (<&mut [Limb; 8]>::try_from(out), <&[Limb; 8]>::try_from(a), <&[Limb; 8]>::try_from(b), <&[Limb; 8]>::try_from(m)) {
+        (Ok(out), Ok(a), Ok(b), Ok(m)) => {
+            super::adx_fixed::mont_mul8(cpu, out, a, b, m, m0inv);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Montgomery product: full product then `redc_wide`; 2n^2 word products. For n = 8,
+/// the register kernel of `adx_fixed`.
+pub(crate) fn mont_mul(cpu: Bmi2Adx, out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], m0inv: Limb, t: &mut [Limb]) {
     let n = m.len();
     assert!(n >= 1 && a.len() == n && b.len() == n && out.len() == n && t.len() >= 2 * n + 2);
+    if try_fixed(cpu, out, a, b, m, m0inv) {
+        return;
+    }
     // SAFETY: lengths checked above; `out` is a distinct &mut, `t` a distinct &mut; the
     // token proves the CPU runs BMI2 and ADX.
     unsafe {
@@ -306,10 +322,14 @@ pub(crate) fn redc(_: Bmi2Adx, out: &mut [Limb], t: &mut [Limb], m: &[Limb], m0i
 }
 
 /// Montgomery square: cross products once, doubled, plus the diagonal, then
-/// `redc_wide`; about 1.5n^2 word products.
-pub(crate) fn mont_sqr(_: Bmi2Adx, out: &mut [Limb], a: &[Limb], m: &[Limb], m0inv: Limb, t: &mut [Limb]) {
+/// `redc_wide`; about 1.5n^2 word products. For n = 8, the register product kernel
+/// (2n^2 products, but no memory accumulator) is faster.
+pub(crate) fn mont_sqr(cpu: Bmi2Adx, out: &mut [Limb], a: &[Limb], m: &[Limb], m0inv: Limb, t: &mut [Limb]) {
     let n = m.len();
     assert!(n >= 1 && a.len() == n && out.len() == n && t.len() >= 2 * n + 2);
+    if try_fixed(cpu, out, a, a, m, m0inv) {
+        return;
+    }
     // SAFETY: as in mont_mul.
     unsafe {
         sqr_wide(t.as_mut_ptr(), a.as_ptr(), n);
