@@ -4,6 +4,9 @@
 //! conversion back, with the context built beforehand; for OpenSSL, `BN_mod_exp_mont`
 //! with its `BN_MONT_CTX` built beforehand; for GMP, `mpz_powm` (which has no reusable
 //! context, so its setup is inside the call by design).
+//!
+//! The `primekit` and `primekit-ct` lines run the process-wide kernel (`PRIMEKIT_KERNEL`,
+//! else the fastest); every line names the kernel that ran in its `kernel` field.
 
 use super::timing::{mean_median, time_passes};
 use clap::Args as ClapArgs;
@@ -27,7 +30,8 @@ pub struct Args {
     /// Timed passes over the inputs; the mean and median of the passes are reported.
     #[arg(long, default_value_t = 5)]
     reps: usize,
-    /// Also measure the portable kernel and the constant-time exponentiation.
+    /// Also measure the constant-time exponentiation, the ADX kernel (when another one is
+    /// selected) and the portable kernel.
     #[arg(long)]
     all_kernels: bool,
     /// RNG seed for the inputs.
@@ -53,17 +57,25 @@ struct Triple {
     e: BigUint,
 }
 
-fn emit(engine: &str, bits: u32, count: usize, samples: &[f64]) {
+fn emit(engine: &str, kernel: &str, bits: u32, count: usize, samples: &[f64]) {
     let (mean, median) = mean_median(samples);
     // The fastest pass is the least disturbed by other load on a shared machine.
     let min = samples.iter().copied().fold(f64::INFINITY, f64::min);
-    println!("{}", json!({"op": "modexp", "engine": engine, "bits": bits, "count": count, "mean_ms": mean, "median_ms": median, "min_ms": min, "passes": samples.len()}));
+    println!("{}", json!({"op": "modexp", "engine": engine, "kernel": kernel, "bits": bits, "count": count, "mean_ms": mean, "median_ms": median, "min_ms": min, "passes": samples.len()}));
 }
 
 pub fn run(args: Args) -> ExitCode {
     if let Err(code) = super::begin(args.count, &args.bits, 8..=16384) {
         return code;
     }
+    // The primekit line runs the process-wide kernel, so PRIMEKIT_KERNEL chooses it.
+    let selected = match Kernel::selected() {
+        Ok(k) => k,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(args.seed);
     for &bits in &args.bits {
         let inputs: Vec<Triple> = (0..args.count)
@@ -74,12 +86,17 @@ pub fn run(args: Args) -> ExitCode {
                 Triple { m, a, e }
             })
             .collect();
-        let mut kernels = vec![("primekit", Kernel::best(), false)];
+        let mut kernels = vec![("primekit", selected, false)];
         if args.all_kernels {
-            kernels.push(("primekit-portable", Kernel::Portable, false));
-            kernels.push(("primekit-ct", Kernel::best(), true));
+            kernels.push(("primekit-ct", selected, true));
+            if selected != Kernel::Adx && Kernel::Adx.is_available() {
+                kernels.push(("primekit-adx", Kernel::Adx, false));
+            }
+            if selected != Kernel::Portable {
+                kernels.push(("primekit-portable", Kernel::Portable, false));
+            }
         }
-        let mut engines: Vec<(&str, Box<dyn FnMut() + '_>)> = Vec::new();
+        let mut engines: Vec<(&str, &str, Box<dyn FnMut() + '_>)> = Vec::new();
         for (name, kernel, ct) in kernels {
             let prepared: Vec<_> = inputs
                 .iter()
@@ -101,6 +118,7 @@ pub fn run(args: Args) -> ExitCode {
             }
             engines.push((
                 name,
+                kernel.name(),
                 Box::new(move || {
                     for p in &prepared {
                         std::hint::black_box(one(p));
@@ -110,22 +128,24 @@ pub fn run(args: Args) -> ExitCode {
         }
         #[cfg(feature = "compare")]
         peer_engines(&inputs, &mut engines);
-        for (name, samples) in measure(&mut engines, args.reps, args.interleave) {
+        for ((name, kernel), samples) in measure(&mut engines, args.reps, args.interleave) {
             let per_input: Vec<f64> = samples.iter().map(|ms| ms / args.count as f64).collect();
-            emit(name, bits, args.count, &per_input);
+            emit(name, kernel, bits, args.count, &per_input);
         }
     }
     ExitCode::SUCCESS
 }
 
+type Engine<'a, 'b> = (&'a str, &'a str, Box<dyn FnMut() + 'b>);
+
 /// Time in ms of each timed pass of each engine (one engine call is one pass over all
-/// inputs), after one warm-up pass each.
-fn measure<'a>(engines: &mut [(&'a str, Box<dyn FnMut() + '_>)], reps: usize, interleave: bool) -> Vec<(&'a str, Vec<f64>)> {
+/// inputs), after one warm-up pass each; keyed by (engine, kernel).
+fn measure<'a>(engines: &mut [Engine<'a, '_>], reps: usize, interleave: bool) -> Vec<((&'a str, &'a str), Vec<f64>)> {
     let reps = reps.max(1);
     let mut samples = vec![Vec::new(); engines.len()];
-    let pass = |k: usize, engines: &mut [(&'a str, Box<dyn FnMut() + '_>)]| {
+    let pass = |k: usize, engines: &mut [Engine<'a, '_>]| {
         let start = Instant::now();
-        (engines[k].1)();
+        (engines[k].2)();
         start.elapsed().as_secs_f64() * 1e3
     };
     if interleave {
@@ -140,14 +160,14 @@ fn measure<'a>(engines: &mut [(&'a str, Box<dyn FnMut() + '_>)], reps: usize, in
         }
     } else {
         for (k, e) in engines.iter_mut().enumerate() {
-            samples[k] = time_passes(&[()], reps, |_| (e.1)());
+            samples[k] = time_passes(&[()], reps, |_| (e.2)());
         }
     }
-    engines.iter().map(|e| e.0).zip(samples).collect()
+    engines.iter().map(|e| (e.0, e.1)).zip(samples).collect()
 }
 
 #[cfg(feature = "compare")]
-fn peer_engines<'a>(inputs: &'a [Triple], engines: &mut Vec<(&'static str, Box<dyn FnMut() + 'a>)>) {
+fn peer_engines<'a>(inputs: &'a [Triple], engines: &mut Vec<Engine<'static, 'a>>) {
     use primekit_research::peers::{gmp::Mpz, openssl};
     let ossl: Vec<_> = inputs
         .iter()
@@ -156,8 +176,10 @@ fn peer_engines<'a>(inputs: &'a [Triple], engines: &mut Vec<(&'static str, Box<d
     let mut r = openssl::Bn::new();
     ossl[0].0.exp(&mut r, &ossl[0].1, &ossl[0].2);
     assert_eq!(r.to_biguint(), inputs[0].a.modpow(&inputs[0].e, &inputs[0].m), "openssl self-check");
+    // OpenSSL picks its own code path (x86_64-mont5 assembly on x86_64).
     engines.push((
         "openssl",
+        "openssl-bn",
         Box::new(move || {
             for (ctx, a, e) in &ossl {
                 ctx.exp(&mut r, a, e);
@@ -171,6 +193,7 @@ fn peer_engines<'a>(inputs: &'a [Triple], engines: &mut Vec<(&'static str, Box<d
     assert_eq!(r.to_biguint(), inputs[0].a.modpow(&inputs[0].e, &inputs[0].m), "gmp self-check");
     engines.push((
         "gmp",
+        "gmp-mpn",
         Box::new(move || {
             for (m, a, e) in &g {
                 r.powm(a, e, m);

@@ -225,39 +225,88 @@ unsafe fn redc_wide(out: *mut Limb, w: *mut Limb, m: *const Limb, m0inv: Limb, n
             "lea {wrow}, [{wrow} + 8]",
             "dec {i}",
             "jnz 20b",
-            // w[0..n] += w[n..2n]; top = carry. `dec` keeps CF.
-            "mov {i}, {n}",
+            // w[0..n] += w[n..2n]; top = carry. Each pass runs n mod 4 single limbs, then
+            // four per iteration; `dec` and `jrcxz` keep CF.
             "mov {t}, qword ptr [{p} + 8]",
+            "mov ecx, {n:e}",
+            "and ecx, 3",
             "xor {hp:e}, {hp:e}",
-            "21:",
+            "jrcxz 31f",
+            "30:",
             "mov {lo}, qword ptr [{t}]",
             "adc {lo}, qword ptr [{t} + {n}*8]",
             "mov qword ptr [{t}], {lo}",
             "lea {t}, [{t} + 8]",
-            "dec {i}",
-            "jnz 21b",
+            "dec ecx",
+            "jnz 30b",
+            "31:",
+            "mov rcx, qword ptr [{p} + 24]",
+            "jrcxz 33f",
+            "32:",
+            "mov {lo}, qword ptr [{t}]",
+            "adc {lo}, qword ptr [{t} + {n}*8]",
+            "mov qword ptr [{t}], {lo}",
+            "mov {lo}, qword ptr [{t} + 8]",
+            "adc {lo}, qword ptr [{t} + {n}*8 + 8]",
+            "mov qword ptr [{t} + 8], {lo}",
+            "mov {lo}, qword ptr [{t} + 16]",
+            "adc {lo}, qword ptr [{t} + {n}*8 + 16]",
+            "mov qword ptr [{t} + 16], {lo}",
+            "mov {lo}, qword ptr [{t} + 24]",
+            "adc {lo}, qword ptr [{t} + {n}*8 + 24]",
+            "mov qword ptr [{t} + 24], {lo}",
+            "lea {t}, [{t} + 32]",
+            "dec rcx",
+            "jnz 32b",
+            "33:",
             "adc {hp}, 0",
             // out = w[0..n] - m; mask = top - borrow: 0 keeps the difference, !0 (the
             // sum was already < m) keeps the sum.
-            "mov {i}, {n}",
             "mov {t}, qword ptr [{p} + 8]",
             "mov {v}, {m}",
             "mov {wrow}, qword ptr [{p}]",
+            "mov ecx, {n:e}",
+            "and ecx, 3",
             "clc",
-            "22:",
+            "jrcxz 41f",
+            "40:",
             "mov {lo}, qword ptr [{t}]",
             "sbb {lo}, qword ptr [{v}]",
             "mov qword ptr [{wrow}], {lo}",
             "lea {t}, [{t} + 8]",
             "lea {v}, [{v} + 8]",
             "lea {wrow}, [{wrow} + 8]",
-            "dec {i}",
-            "jnz 22b",
+            "dec ecx",
+            "jnz 40b",
+            "41:",
+            "mov rcx, qword ptr [{p} + 24]",
+            "jrcxz 43f",
+            "42:",
+            "mov {lo}, qword ptr [{t}]",
+            "sbb {lo}, qword ptr [{v}]",
+            "mov qword ptr [{wrow}], {lo}",
+            "mov {lo}, qword ptr [{t} + 8]",
+            "sbb {lo}, qword ptr [{v} + 8]",
+            "mov qword ptr [{wrow} + 8], {lo}",
+            "mov {lo}, qword ptr [{t} + 16]",
+            "sbb {lo}, qword ptr [{v} + 16]",
+            "mov qword ptr [{wrow} + 16], {lo}",
+            "mov {lo}, qword ptr [{t} + 24]",
+            "sbb {lo}, qword ptr [{v} + 24]",
+            "mov qword ptr [{wrow} + 24], {lo}",
+            "lea {t}, [{t} + 32]",
+            "lea {v}, [{v} + 32]",
+            "lea {wrow}, [{wrow} + 32]",
+            "dec rcx",
+            "jnz 42b",
+            "43:",
             "sbb {hp}, 0",
-            "mov {i}, {n}",
             "mov {t}, qword ptr [{p} + 8]",
             "mov {wrow}, qword ptr [{p}]",
-            "23:",
+            "mov ecx, {n:e}",
+            "and ecx, 3",
+            "jrcxz 51f",
+            "50:",
             "mov {lo}, qword ptr [{t}]",
             "mov {hi}, qword ptr [{wrow}]",
             "xor {lo}, {hi}",
@@ -266,8 +315,41 @@ unsafe fn redc_wide(out: *mut Limb, w: *mut Limb, m: *const Limb, m0inv: Limb, n
             "mov qword ptr [{wrow}], {lo}",
             "lea {t}, [{t} + 8]",
             "lea {wrow}, [{wrow} + 8]",
-            "dec {i}",
-            "jnz 23b",
+            "dec ecx",
+            "jnz 50b",
+            "51:",
+            "mov rcx, qword ptr [{p} + 24]",
+            "jrcxz 53f",
+            "52:",
+            "mov {lo}, qword ptr [{t}]",
+            "mov {hi}, qword ptr [{wrow}]",
+            "xor {lo}, {hi}",
+            "and {lo}, {hp}",
+            "xor {lo}, {hi}",
+            "mov qword ptr [{wrow}], {lo}",
+            "mov {lo}, qword ptr [{t} + 8]",
+            "mov {hi}, qword ptr [{wrow} + 8]",
+            "xor {lo}, {hi}",
+            "and {lo}, {hp}",
+            "xor {lo}, {hi}",
+            "mov qword ptr [{wrow} + 8], {lo}",
+            "mov {lo}, qword ptr [{t} + 16]",
+            "mov {hi}, qword ptr [{wrow} + 16]",
+            "xor {lo}, {hi}",
+            "and {lo}, {hp}",
+            "xor {lo}, {hi}",
+            "mov qword ptr [{wrow} + 16], {lo}",
+            "mov {lo}, qword ptr [{t} + 24]",
+            "mov {hi}, qword ptr [{wrow} + 24]",
+            "xor {lo}, {hi}",
+            "and {lo}, {hp}",
+            "xor {lo}, {hi}",
+            "mov qword ptr [{wrow} + 24], {lo}",
+            "lea {t}, [{t} + 32]",
+            "lea {wrow}, [{wrow} + 32]",
+            "dec rcx",
+            "jnz 52b",
+            "53:",
             p = in(reg) p.as_ptr(),
             m = in(reg) m,
             n = in(reg) n,
@@ -285,10 +367,26 @@ unsafe fn redc_wide(out: *mut Limb, w: *mut Limb, m: *const Limb, m0inv: Limb, n
     }
 }
 
-/// Montgomery product: full product then `redc_wide`; 2n^2 word products.
-pub(crate) fn mont_mul(_: Bmi2Adx, out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], m0inv: Limb, t: &mut [Limb]) {
+/// The n = 8 register kernel for `out = a*b*R^{-1}`, when the sizes match.
+#[inline(always)]
+fn try_fixed(cpu: Bmi2Adx, out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], m0inv: Limb) -> bool {
+    match (<&mut [Limb; 8]>::try_from(out), <&[Limb; 8]>::try_from(a), <&[Limb; 8]>::try_from(b), <&[Limb; 8]>::try_from(m)) {
+        (Ok(out), Ok(a), Ok(b), Ok(m)) => {
+            super::adx_fixed::mont_mul8(cpu, out, a, b, m, m0inv);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Montgomery product: full product then `redc_wide`; 2n^2 word products. For n = 8,
+/// the register kernel of `adx_fixed`.
+pub(crate) fn mont_mul(cpu: Bmi2Adx, out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], m0inv: Limb, t: &mut [Limb]) {
     let n = m.len();
     assert!(n >= 1 && a.len() == n && b.len() == n && out.len() == n && t.len() >= 2 * n + 2);
+    if try_fixed(cpu, out, a, b, m, m0inv) {
+        return;
+    }
     // SAFETY: lengths checked above; `out` is a distinct &mut, `t` a distinct &mut; the
     // token proves the CPU runs BMI2 and ADX.
     unsafe {
@@ -306,10 +404,14 @@ pub(crate) fn redc(_: Bmi2Adx, out: &mut [Limb], t: &mut [Limb], m: &[Limb], m0i
 }
 
 /// Montgomery square: cross products once, doubled, plus the diagonal, then
-/// `redc_wide`; about 1.5n^2 word products.
-pub(crate) fn mont_sqr(_: Bmi2Adx, out: &mut [Limb], a: &[Limb], m: &[Limb], m0inv: Limb, t: &mut [Limb]) {
+/// `redc_wide`; about 1.5n^2 word products. For n = 8, the register product kernel
+/// (2n^2 products, but no memory accumulator) is faster.
+pub(crate) fn mont_sqr(cpu: Bmi2Adx, out: &mut [Limb], a: &[Limb], m: &[Limb], m0inv: Limb, t: &mut [Limb]) {
     let n = m.len();
     assert!(n >= 1 && a.len() == n && out.len() == n && t.len() >= 2 * n + 2);
+    if try_fixed(cpu, out, a, a, m, m0inv) {
+        return;
+    }
     // SAFETY: as in mont_mul.
     unsafe {
         sqr_wide(t.as_mut_ptr(), a.as_ptr(), n);

@@ -4,6 +4,8 @@
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod adx;
 #[cfg(target_arch = "x86_64")]
+mod adx_fixed;
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod ifma;
 pub(crate) mod portable;
 pub mod word;

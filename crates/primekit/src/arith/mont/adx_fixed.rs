@@ -1,0 +1,185 @@
+//! Montgomery product for n = 8 limbs (moduli of 449..=512 bits) with the whole
+//! accumulator in registers: CIOS (Koc, Acar and Kaliski 1996) with each row's two
+//! carry chains on `adcx`/`adox` (Ozturk, Guilford, Gopal and Feghali 2012), fully
+//! unrolled, so the only memory traffic is the operand loads and the final store.
+//!
+//! Contract (R = 2^512): the one in `adx`'s module doc, for n = 8: the CPU supports BMI2
+//! and ADX (the caller holds a `Bmi2Adx` token); `m` odd, `m0inv = -m^{-1} mod 2^64`;
+//! `a, b < m`; `out = a*b*R^{-1} mod m`, fully reduced; `out` may alias `a` or `b` (the
+//! inputs are read before it is written); time and addresses are the same for every
+//! value: straight-line code, the final subtraction is a masked select.
+//!
+//! Registers: the accumulator T = t0..t8 (t8 in {0, 1}) plus one spare X live in ten
+//! registers r8..r15, rbx, rbp; iteration i of the unrolled loop calls them
+//! `R[(i + j) mod 10]`, so dividing by 2^64 is a renaming, not a move. `a` and `m0inv`
+//! are copied to the stack; rsi points at `b`, rdi at `m`; rax/rcx take each product.
+
+use crate::arith::cpu::Bmi2Adx;
+use crate::arith::limbs::Limb;
+use core::arch::asm;
+
+/// One row `T += rdx * v[0..8]` on the accumulator registers t0..t8, with the low
+/// halves on the OF chain (`adox`) and the high halves on the CF chain (`adcx`). Leaves
+/// the carry out of t7 pending in OF and the carry out of t8 pending in CF.
+macro_rules! row8 {
+    ($v:literal, $t0:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal, $t5:literal, $t6:literal, $t7:literal, $t8:literal) => {
+        concat!(
+            "xor eax, eax\n", // CF = OF = 0
+            "mulx rcx, rax, qword ptr [", $v, "]\n",
+            "adox ", $t0, ", rax\n",
+            "adcx ", $t1, ", rcx\n",
+            "mulx rcx, rax, qword ptr [", $v, " + 8]\n",
+            "adox ", $t1, ", rax\n",
+            "adcx ", $t2, ", rcx\n",
+            "mulx rcx, rax, qword ptr [", $v, " + 16]\n",
+            "adox ", $t2, ", rax\n",
+            "adcx ", $t3, ", rcx\n",
+            "mulx rcx, rax, qword ptr [", $v, " + 24]\n",
+            "adox ", $t3, ", rax\n",
+            "adcx ", $t4, ", rcx\n",
+            "mulx rcx, rax, qword ptr [", $v, " + 32]\n",
+            "adox ", $t4, ", rax\n",
+            "adcx ", $t5, ", rcx\n",
+            "mulx rcx, rax, qword ptr [", $v, " + 40]\n",
+            "adox ", $t5, ", rax\n",
+            "adcx ", $t6, ", rcx\n",
+            "mulx rcx, rax, qword ptr [", $v, " + 48]\n",
+            "adox ", $t6, ", rax\n",
+            "adcx ", $t7, ", rcx\n",
+            "mulx rcx, rax, qword ptr [", $v, " + 56]\n",
+            "adox ", $t7, ", rax\n",
+            "adcx ", $t8, ", rcx\n",
+        )
+    };
+}
+
+/// Iteration `i` of CIOS on registers `t0..t8` and the spare `x` (zero on entry):
+/// `T = (T + a_i*b + q*m) / 2^64` with `q = (t0 + a_i b_0) * m0inv mod 2^64`. On exit
+/// the new t0..t8 are the old t1..t8, x, and the old t0 (now zero) is the new spare.
+///
+/// Bounds: T < 2m on entry, so T + a_i*b < 2^577 needs x for its top bit, and the
+/// result is again < 2m (so the new t8 is 0 or 1).
+macro_rules! iter8 {
+    ($ai:literal, $t0:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal, $t5:literal, $t6:literal, $t7:literal, $t8:literal, $x:literal) => {
+        concat!(
+            "mov rdx, qword ptr [rsp + ", $ai, "]\n",
+            row8!("rsi", $t0, $t1, $t2, $t3, $t4, $t5, $t6, $t7, $t8),
+            // x = 0: t8 += OF, then x = CF + OF (mov leaves the flags alone).
+            "adox ", $t8, ", ", $x, "\n",
+            "adcx ", $x, ", ", $x, "\n",
+            "mov eax, 0\n",
+            "adox ", $x, ", rax\n",
+            "mov rdx, ", $t0, "\n",
+            "imul rdx, qword ptr [rsp + 64]\n",
+            row8!("rdi", $t0, $t1, $t2, $t3, $t4, $t5, $t6, $t7, $t8),
+            // t0 is now zero: use it to fold the pending carries into t8 and x.
+            "adox ", $t8, ", ", $t0, "\n",
+            "adcx ", $x, ", ", $t0, "\n",
+            "adox ", $x, ", ", $t0, "\n",
+        )
+    };
+}
+
+/// Final reduction of T = t0..t7 + t8*2^512 < 2m: store T to `[rsi]`, subtract m in
+/// registers; mask = t8 - borrow is 0 when T >= m (keep T - m) and !0 otherwise (keep
+/// T), selected limb by limb with and/xor.
+macro_rules! final8 {
+    ($t0:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal, $t5:literal, $t6:literal, $t7:literal, $t8:literal) => {
+        concat!(
+            "mov qword ptr [rsi], ", $t0, "\n",
+            "mov qword ptr [rsi + 8], ", $t1, "\n",
+            "mov qword ptr [rsi + 16], ", $t2, "\n",
+            "mov qword ptr [rsi + 24], ", $t3, "\n",
+            "mov qword ptr [rsi + 32], ", $t4, "\n",
+            "mov qword ptr [rsi + 40], ", $t5, "\n",
+            "mov qword ptr [rsi + 48], ", $t6, "\n",
+            "mov qword ptr [rsi + 56], ", $t7, "\n",
+            "sub ", $t0, ", qword ptr [rdi]\n",
+            "sbb ", $t1, ", qword ptr [rdi + 8]\n",
+            "sbb ", $t2, ", qword ptr [rdi + 16]\n",
+            "sbb ", $t3, ", qword ptr [rdi + 24]\n",
+            "sbb ", $t4, ", qword ptr [rdi + 32]\n",
+            "sbb ", $t5, ", qword ptr [rdi + 40]\n",
+            "sbb ", $t6, ", qword ptr [rdi + 48]\n",
+            "sbb ", $t7, ", qword ptr [rdi + 56]\n",
+            "sbb ", $t8, ", 0\n",
+            final8!(@ "0", $t0, $t8),
+            final8!(@ "8", $t1, $t8),
+            final8!(@ "16", $t2, $t8),
+            final8!(@ "24", $t3, $t8),
+            final8!(@ "32", $t4, $t8),
+            final8!(@ "40", $t5, $t8),
+            final8!(@ "48", $t6, $t8),
+            final8!(@ "56", $t7, $t8),
+        )
+    };
+    (@ $off:literal, $d:literal, $mask:literal) => {
+        concat!(
+            "mov rax, qword ptr [rsi + ", $off, "]\n",
+            "xor rax, ", $d, "\n",
+            "and rax, ", $mask, "\n",
+            "xor rax, ", $d, "\n",
+            "mov qword ptr [rsi + ", $off, "], rax\n",
+        )
+    };
+}
+
+/// `out = a*b*R^{-1} mod m` for n = 8 (see the module doc).
+pub(crate) fn mont_mul8(_: Bmi2Adx, out: &mut [Limb; 8], a: &[Limb; 8], b: &[Limb; 8], m: &[Limb; 8], m0inv: Limb) {
+    // SAFETY: the token proves BMI2/ADX. Reads a[0..8], b[0..8], m[0..8], writes
+    // out[0..8] after every read of a and b; rbx and rbp are saved and restored on the
+    // stack, which is balanced on exit (nostack is not claimed).
+    unsafe {
+        asm!(
+            "push rbx",
+            "push rbp",
+            "push rax", // out
+            "push rdx", // m0inv at [rsp + 64] below
+            "push qword ptr [rcx + 56]",
+            "push qword ptr [rcx + 48]",
+            "push qword ptr [rcx + 40]",
+            "push qword ptr [rcx + 32]",
+            "push qword ptr [rcx + 24]",
+            "push qword ptr [rcx + 16]",
+            "push qword ptr [rcx + 8]",
+            "push qword ptr [rcx]", // a_i at [rsp + 8i]
+            "xor r8d, r8d",
+            "xor r9d, r9d",
+            "xor r10d, r10d",
+            "xor r11d, r11d",
+            "xor r12d, r12d",
+            "xor r13d, r13d",
+            "xor r14d, r14d",
+            "xor r15d, r15d",
+            "xor ebx, ebx",
+            "xor ebp, ebp",
+            iter8!("0", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rbx", "rbp"),
+            iter8!("8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rbx", "rbp", "r8"),
+            iter8!("16", "r10", "r11", "r12", "r13", "r14", "r15", "rbx", "rbp", "r8", "r9"),
+            iter8!("24", "r11", "r12", "r13", "r14", "r15", "rbx", "rbp", "r8", "r9", "r10"),
+            iter8!("32", "r12", "r13", "r14", "r15", "rbx", "rbp", "r8", "r9", "r10", "r11"),
+            iter8!("40", "r13", "r14", "r15", "rbx", "rbp", "r8", "r9", "r10", "r11", "r12"),
+            iter8!("48", "r14", "r15", "rbx", "rbp", "r8", "r9", "r10", "r11", "r12", "r13"),
+            iter8!("56", "r15", "rbx", "rbp", "r8", "r9", "r10", "r11", "r12", "r13", "r14"),
+            // After eight renamings t0..t8 are rbx, rbp, r8..r14 (r15 is the spare).
+            "add rsp, 72",
+            "pop rsi", // out
+            final8!("rbx", "rbp", "r8", "r9", "r10", "r11", "r12", "r13", "r14"),
+            "pop rbp",
+            "pop rbx",
+            inout("rax") out.as_mut_ptr() => _,
+            inout("rcx") a.as_ptr() => _,
+            inout("rdx") m0inv => _,
+            inout("rsi") b.as_ptr() => _,
+            inout("rdi") m.as_ptr() => _,
+            out("r8") _,
+            out("r9") _,
+            out("r10") _,
+            out("r11") _,
+            out("r12") _,
+            out("r13") _,
+            out("r14") _,
+            out("r15") _,
+        );
+    }
+}
