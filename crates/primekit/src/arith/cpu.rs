@@ -212,9 +212,16 @@ impl Kernel {
         Kernel::ALL.into_iter().filter(|k| k.is_available()).collect()
     }
 
-    /// The fastest kernel this CPU supports: `Ifma`, else `Adx`, else `Portable`.
+    /// The default kernel: `Ifma`, else `Adx`, else `Portable`.
     ///
-    /// `Avx2` is opt-in (`PRIMEKIT_KERNEL=avx2`): BEST_NOTE
+    /// `Avx2` is opt-in (`PRIMEKIT_KERNEL=avx2`). Where 256-bit operations run at full
+    /// width it is the faster of the two on CPUs without IFMA: on AMD EPYC Zen 5 (run as
+    /// `avx2` vs `adx`) its four-lane square costs about 2.7 single ADX squares at 1024
+    /// bits, and is_prime on 1024/2048-bit primes took 0.68x/0.71x the ADX time, random
+    /// 1024/2048-bit primes about 0.8x. But Zen 1 splits each 256-bit operation into two
+    /// 128-bit halves, which would roughly halve the lanes' throughput and lose to ADX,
+    /// and detection cannot tell the two apart without a timing, which would make the
+    /// default depend on machine load (and is meaningless under an emulator).
     pub fn best() -> Kernel {
         [Kernel::Ifma, Kernel::Adx].into_iter().find(|k| k.is_available()).unwrap_or(Kernel::Portable)
     }

@@ -220,11 +220,9 @@ pub(super) unsafe fn amm_fixed<const L: usize, const SQUARE: bool>(out: &mut [Di
     each_block!(0 4 8 12 16 20 24 28 32 36 40 44 48 52 56 60 64 68 72 76 80 84 88 92 96 100 104 108 112 116 120 124 128 132 136 140 144 148 152 156 160 164 168 172 176 180 184 188 192 196 200 204 208 212 216 220 224 228 232 236 240 244 248 252);
 }
 
-/// Digit counts with an unrolled kernel: the RSA prime sizes 512 to 3072 bits plus the
-/// guard bits (ceil((bits + 4) / 28); the same l as ceil((bits + 2) / 28) there).
-pub(super) const FIXED_SIZES: [usize; 5] = [19, 37, 55, 74, 110];
-
-/// [`amm_fixed`] when l is one of [`FIXED_SIZES`], else [`amm`]: same contract.
+/// [`amm_fixed`] when l is one of the digit counts of the RSA prime sizes 512, 1024,
+/// 1536, 2048 and 3072 bits plus the guard bits (19, 37, 55, 74, 110: ceil((bits + 4) /
+/// 28), the same l as ceil((bits + 2) / 28) there), else [`amm`]: same contract.
 ///
 /// # Safety
 /// The CPU must support AVX2.

@@ -121,7 +121,8 @@ impl SharedModulus {
     /// IFMA exponentiation costs about 2.3 single ones at 1024 bits and 4.1 at 2048
     /// (6 rounds one at a time vs in the lanes: 923 vs 346 us at 1024 bits, 3325 vs 2273
     /// us at 2048), so constant-time rounds use lanes from 5 up; the variable-time
-    /// sliding window gains from 2. Moduli below four limbs stay single.
+    /// sliding window gains from 2. The AVX2 kernel's four lanes pay from 3 rounds
+    /// (`AVX2_MIN_ROUNDS_CT`). Moduli below four limbs stay single.
     pub fn for_rounds(ctx: &MontContext, rounds: usize, timing: Timing) -> Self {
         let min_rounds = match timing {
             Timing::Vartime => 2,
