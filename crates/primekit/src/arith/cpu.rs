@@ -2,10 +2,10 @@
 //!
 //! # Soundness rule
 //! Every function that executes instructions beyond the target's baseline (BMI2/ADX,
-//! AVX-512F/IFMA) is either an `unsafe fn` whose precondition says so, or a safe
+//! AVX2, AVX-512F/IFMA) is either an `unsafe fn` whose precondition says so, or a safe
 //! function that takes — or belongs to a value that holds — a *token* from this module.
 //! A token is a zero-sized proof that the CPU executes an instruction set; its only
-//! constructors are here: run-time detection ([`bmi2_adx`], [`avx512_ifma`]) or the
+//! constructors are here: run-time detection ([`bmi2_adx`], [`avx2`], [`avx512_ifma`]) or the
 //! `unsafe` [`assume`]. Tokens and every backend are `pub(crate)`, so code outside the
 //! crate can name a [`Kernel`] (a request) but can only get one by
 //! [`Kernel::is_available`]-checked constructors: no safe public function can execute
@@ -14,7 +14,7 @@
 //! # Kernel switch
 //! [`Kernel::selected`] is the kernel every context of the process uses by default: the
 //! fastest this CPU has, or the one named by the environment variable `PRIMEKIT_KERNEL`
-//! (`portable`, `adx`, `ifma`), read once. Naming a kernel this CPU lacks, or an unknown
+//! (`portable`, `adx`, `avx2`, `ifma`), read once. Naming a kernel this CPU lacks, or an unknown
 //! one, is an error ([`ArithError::KernelUnavailable`] / [`ArithError::UnknownKernel`]),
 //! never an illegal instruction. The switch exists so that one machine can measure and
 //! test every path the code has.
@@ -25,6 +25,20 @@ use std::sync::OnceLock;
 /// Proof that the CPU executes BMI2 (`mulx`) and ADX (`adcx`/`adox`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Bmi2Adx(());
+
+/// Proof that the CPU executes AVX2, and BMI2/ADX (the AVX2 contexts use the ADX kernel
+/// for their single products and conversions).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx2 {
+    adx: Bmi2Adx,
+}
+
+impl Avx2 {
+    /// The BMI2/ADX proof this one includes.
+    pub(crate) fn adx(self) -> Bmi2Adx {
+        self.adx
+    }
+}
 
 /// Proof that the CPU executes AVX-512F and AVX-512 IFMA, and BMI2/ADX (the IFMA
 /// contexts use the ADX kernel for their single products and conversions).
@@ -46,6 +60,17 @@ pub(crate) fn bmi2_adx() -> Option<Bmi2Adx> {
     if std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("adx") {
         return Some(Bmi2Adx(()));
     }
+    None
+}
+
+/// An AVX2 token when this CPU has AVX2, BMI2 and ADX.
+pub(crate) fn avx2() -> Option<Avx2> {
+    let adx = bmi2_adx()?;
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        return Some(Avx2 { adx });
+    }
+    let _ = adx;
     None
 }
 
@@ -81,6 +106,7 @@ pub(crate) unsafe fn assume(kernel: Kernel) -> Tokens {
     match kernel {
         Kernel::Portable => Tokens::Portable,
         Kernel::Adx => Tokens::Adx(Bmi2Adx(())),
+        Kernel::Avx2 => Tokens::Avx2(Avx2 { adx: Bmi2Adx(()) }),
         Kernel::Ifma => Tokens::Ifma(Avx512Ifma { adx: Bmi2Adx(()) }),
     }
 }
@@ -90,6 +116,7 @@ pub(crate) unsafe fn assume(kernel: Kernel) -> Tokens {
 pub(crate) enum Tokens {
     Portable,
     Adx(Bmi2Adx),
+    Avx2(Avx2),
     Ifma(Avx512Ifma),
 }
 
@@ -99,6 +126,7 @@ impl Tokens {
         match kernel {
             Kernel::Portable => Some(Tokens::Portable),
             Kernel::Adx => bmi2_adx().map(Tokens::Adx),
+            Kernel::Avx2 => avx2().map(Tokens::Avx2),
             Kernel::Ifma => avx512_ifma().map(Tokens::Ifma),
         }
     }
@@ -114,7 +142,27 @@ impl Tokens {
         match self {
             Tokens::Portable => Kernel::Portable,
             Tokens::Adx(_) => Kernel::Adx,
+            Tokens::Avx2(_) => Kernel::Avx2,
             Tokens::Ifma(_) => Kernel::Ifma,
+        }
+    }
+
+    /// The BMI2/ADX token, when the kernel's single products use `mulx`/`adcx`/`adox`.
+    pub(crate) fn adx(self) -> Option<Bmi2Adx> {
+        match self {
+            Tokens::Portable => None,
+            Tokens::Adx(t) => Some(t),
+            Tokens::Avx2(t) => Some(t.adx()),
+            Tokens::Ifma(t) => Some(t.adx()),
+        }
+    }
+
+    /// The AVX2 token, when these tokens include one (the `Avx2` kernel only: the IFMA
+    /// kernel has its own, wider lanes).
+    pub(crate) fn avx2(self) -> Option<Avx2> {
+        match self {
+            Tokens::Avx2(t) => Some(t),
+            _ => None,
         }
     }
 
@@ -135,6 +183,10 @@ pub enum Kernel {
     Portable,
     /// x86_64 `mulx`/`adcx`/`adox` (BMI2 and ADX).
     Adx,
+    /// x86_64 AVX2 (radix 2^28, four 64-bit lanes per instruction) for batches of
+    /// Miller-Rabin rounds and Fermat tests; single products and exponentiations use the
+    /// `Adx` kernel (needs AVX2, BMI2 and ADX).
+    Avx2,
     /// x86_64 AVX-512 IFMA (radix 2^52, eight 64-bit lanes per instruction) for
     /// exponentiations, batches of Miller-Rabin rounds and Fermat tests, and sieve
     /// residues; single products use the `Adx` kernel (needs AVX-512F, AVX-512 IFMA,
@@ -143,14 +195,15 @@ pub enum Kernel {
 }
 
 impl Kernel {
-    /// Every kernel, slowest first.
-    pub const ALL: [Kernel; 3] = [Kernel::Portable, Kernel::Adx, Kernel::Ifma];
+    /// Every kernel, roughly slowest first (`Avx2` may lose to `Adx`: see [`Kernel::best`]).
+    pub const ALL: [Kernel; 4] = [Kernel::Portable, Kernel::Adx, Kernel::Avx2, Kernel::Ifma];
 
     /// The name `PRIMEKIT_KERNEL` and the benchmarks use.
     pub const fn name(self) -> &'static str {
         match self {
             Kernel::Portable => "portable",
             Kernel::Adx => "adx",
+            Kernel::Avx2 => "avx2",
             Kernel::Ifma => "ifma",
         }
     }
@@ -170,9 +223,18 @@ impl Kernel {
         Kernel::ALL.into_iter().filter(|k| k.is_available()).collect()
     }
 
-    /// The fastest kernel this CPU supports.
+    /// The default kernel: `Ifma`, else `Adx`, else `Portable`.
+    ///
+    /// `Avx2` is opt-in (`PRIMEKIT_KERNEL=avx2`). Where 256-bit operations run at full
+    /// width it is the faster of the two on CPUs without IFMA: on AMD EPYC Zen 5 (run as
+    /// `avx2` vs `adx`) its four-lane square costs about 2.7 single ADX squares at 1024
+    /// bits, and is_prime on 1024/2048-bit primes took 0.68x/0.71x the ADX time, random
+    /// 1024/2048-bit primes about 0.8x. But Zen 1 splits each 256-bit operation into two
+    /// 128-bit halves, which would roughly halve the lanes' throughput and lose to ADX,
+    /// and detection cannot tell the two apart without a timing, which would make the
+    /// default depend on machine load (and is meaningless under an emulator).
     pub fn best() -> Kernel {
-        *Kernel::available().last().expect("portable is always available")
+        [Kernel::Ifma, Kernel::Adx].into_iter().find(|k| k.is_available()).unwrap_or(Kernel::Portable)
     }
 
     /// The kernel contexts use by default: `PRIMEKIT_KERNEL` if set (read once per

@@ -13,12 +13,20 @@
 //! - `single`: one lane on the context's own kernels (portable or BMI2/ADX), the
 //!   reference every other backend is tested against;
 //! - `ifma` (x86_64, AVX-512 IFMA): eight 64-bit lanes of radix-2^52 digits, products
-//!   by the column-pair kernel of `ifma_columns`.
+//!   by the column-pair kernel of `ifma_columns`;
+//! - `avx2` (x86_64, AVX2): four 64-bit lanes of radix-2^28 digits, products by the
+//!   product-scanning kernel of `avx2_columns` (32 x 32-bit `vpmuludq`).
 //!
 //! Every backend meets the same contract, stated on each method: which inputs are
 //! public, what the timing of the `_ct` methods may depend on (only public sizes and
 //! counts), and what is returned (lane masks: bit k for lane k).
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx2_columns;
+#[cfg(target_arch = "x86_64")]
+mod avx2_fermat;
 #[cfg(target_arch = "x86_64")]
 mod ifma;
 #[cfg(target_arch = "x86_64")]
@@ -66,6 +74,8 @@ enum Shared {
     Single(single::Single),
     #[cfg(target_arch = "x86_64")]
     Ifma(ifma::Ifma8),
+    #[cfg(target_arch = "x86_64")]
+    Avx2(avx2::Avx2x4),
 }
 
 /// Values of a [`SharedModulus`] batch, one per lane, in the batch's Montgomery form.
@@ -79,6 +89,8 @@ enum Values {
     Single(Vec<Limb>),
     #[cfg(target_arch = "x86_64")]
     Ifma(ifma::Lanes),
+    #[cfg(target_arch = "x86_64")]
+    Avx2(avx2::Lanes),
 }
 
 /// A value prepared for [`SharedModulus::eq_ct`].
@@ -92,6 +104,8 @@ enum Target {
     Single(Vec<Limb>),
     #[cfg(target_arch = "x86_64")]
     Ifma(ifma::LaneTarget),
+    #[cfg(target_arch = "x86_64")]
+    Avx2(avx2::LaneTarget),
 }
 
 impl SharedModulus {
@@ -104,11 +118,13 @@ impl SharedModulus {
     /// when it has no wide lanes, or for moduli below four limbs).
     pub fn widest(ctx: &MontContext) -> Self {
         #[cfg(target_arch = "x86_64")]
-        if let Some(cpu) = ctx.tokens().ifma() {
-            if ctx.len() >= 4 {
-                if let Some(b) = ifma::Ifma8::new(cpu, &super::limbs::from_limbs(ctx.modulus())) {
-                    return SharedModulus { imp: Shared::Ifma(b) };
-                }
+        if ctx.len() >= 4 {
+            let m = super::limbs::from_limbs(ctx.modulus());
+            if let Some(b) = ctx.tokens().ifma().and_then(|cpu| ifma::Ifma8::new(cpu, &m)) {
+                return SharedModulus { imp: Shared::Ifma(b) };
+            }
+            if let Some(b) = ctx.tokens().avx2().and_then(|cpu| avx2::Avx2x4::new(cpu, &m)) {
+                return SharedModulus { imp: Shared::Avx2(b) };
             }
         }
         Self::single(ctx)
@@ -122,13 +138,17 @@ impl SharedModulus {
     /// IFMA exponentiation costs about 2.3 single ones at 1024 bits and 4.1 at 2048
     /// (6 rounds one at a time vs in the lanes: 923 vs 346 us at 1024 bits, 3325 vs 2273
     /// us at 2048), so constant-time rounds use lanes from 5 up; the variable-time
-    /// sliding window gains from 2.
+    /// sliding window gains from 2. The AVX2 kernel's four lanes pay from 3 rounds
+    /// (`AVX2_MIN_ROUNDS_CT`, `AVX2_MIN_ROUNDS_VARTIME`).
     pub fn wide_pays(ctx: &MontContext, rounds: usize, timing: Timing) -> bool {
-        let min_rounds = match timing {
-            Timing::Vartime => 2,
-            Timing::ConstantTime => 5,
+        let min_rounds = match (ctx.kernel(), timing) {
+            (Kernel::Ifma, Timing::Vartime) => 2,
+            (Kernel::Ifma, Timing::ConstantTime) => 5,
+            (Kernel::Avx2, Timing::Vartime) => AVX2_MIN_ROUNDS_VARTIME,
+            (Kernel::Avx2, Timing::ConstantTime) => AVX2_MIN_ROUNDS_CT,
+            _ => return false,
         };
-        ctx.kernel() == Kernel::Ifma && ctx.len() >= 4 && rounds >= min_rounds
+        ctx.len() >= 4 && rounds >= min_rounds
     }
 
     /// [`Self::widest`] when it pays for `rounds` exponentiations ([`Self::wide_pays`]),
@@ -147,6 +167,8 @@ impl SharedModulus {
             Shared::Single(_) => 1,
             #[cfg(target_arch = "x86_64")]
             Shared::Ifma(_) => ifma::LANES,
+            #[cfg(target_arch = "x86_64")]
+            Shared::Avx2(_) => avx2_columns::LANES,
         }
     }
 
@@ -156,6 +178,8 @@ impl SharedModulus {
             Shared::Single(s) => s.kernel(),
             #[cfg(target_arch = "x86_64")]
             Shared::Ifma(_) => Kernel::Ifma,
+            #[cfg(target_arch = "x86_64")]
+            Shared::Avx2(_) => Kernel::Avx2,
         }
     }
 
@@ -168,6 +192,8 @@ impl SharedModulus {
             Shared::Single(s) => Values::Single(s.load(&xs[0])),
             #[cfg(target_arch = "x86_64")]
             Shared::Ifma(b) => Values::Ifma(b.to_mont(&xs.iter().map(|x| super::limbs::from_limbs(x)).collect::<Vec<_>>())),
+            #[cfg(target_arch = "x86_64")]
+            Shared::Avx2(b) => Values::Avx2(b.to_mont(&xs.iter().map(|x| super::limbs::from_limbs(x)).collect::<Vec<_>>())),
         };
         LaneValues { imp }
     }
@@ -178,6 +204,8 @@ impl SharedModulus {
             (Shared::Single(s), Values::Single(v)) => Values::Single(s.pow_vartime(v, e)),
             #[cfg(target_arch = "x86_64")]
             (Shared::Ifma(b), Values::Ifma(v)) => Values::Ifma(b.pow_vartime(v, e)),
+            #[cfg(target_arch = "x86_64")]
+            (Shared::Avx2(b), Values::Avx2(v)) => Values::Avx2(b.pow_vartime(v, e)),
             #[allow(unreachable_patterns)]
             _ => panic!("lane values from another batch"),
         };
@@ -191,6 +219,8 @@ impl SharedModulus {
             (Shared::Single(s), Values::Single(v)) => Values::Single(s.pow_ct(v, e, exp_bits)),
             #[cfg(target_arch = "x86_64")]
             (Shared::Ifma(b), Values::Ifma(v)) => Values::Ifma(b.pow_ct(v, e, exp_bits)),
+            #[cfg(target_arch = "x86_64")]
+            (Shared::Avx2(b), Values::Avx2(v)) => Values::Avx2(b.pow_ct(v, e, exp_bits)),
             #[allow(unreachable_patterns)]
             _ => panic!("lane values from another batch"),
         };
@@ -203,6 +233,8 @@ impl SharedModulus {
             (Shared::Single(s), Values::Single(v)) => Values::Single(s.sqr(v)),
             #[cfg(target_arch = "x86_64")]
             (Shared::Ifma(b), Values::Ifma(v)) => Values::Ifma(b.sqr(v)),
+            #[cfg(target_arch = "x86_64")]
+            (Shared::Avx2(b), Values::Avx2(v)) => Values::Avx2(b.sqr(v)),
             #[allow(unreachable_patterns)]
             _ => panic!("lane values from another batch"),
         };
@@ -215,6 +247,8 @@ impl SharedModulus {
             Shared::Single(s) => Target::Single(s.target(v)),
             #[cfg(target_arch = "x86_64")]
             Shared::Ifma(b) => Target::Ifma(b.target(v)),
+            #[cfg(target_arch = "x86_64")]
+            Shared::Avx2(b) => Target::Avx2(b.target(v)),
         };
         LaneTarget { imp }
     }
@@ -226,11 +260,25 @@ impl SharedModulus {
             (Shared::Single(_), Values::Single(v), Target::Single(t)) => single::eq_ct(v, t),
             #[cfg(target_arch = "x86_64")]
             (Shared::Ifma(b), Values::Ifma(v), Target::Ifma(t)) => u64::from(b.eq_lanes_ct(v, t)),
+            #[cfg(target_arch = "x86_64")]
+            (Shared::Avx2(b), Values::Avx2(v), Target::Avx2(t)) => u64::from(b.eq_lanes_ct(v, t)),
             #[allow(unreachable_patterns)]
             _ => panic!("lane values from another batch"),
         }
     }
 }
+
+/// Fewest rounds for which the AVX2 lanes beat single ADX rounds: one 4-lane AVX2 square
+/// costs about 2.7 single ADX squares at 1024 bits and 2.6 at 2048 (AMD EPYC Zen 5,
+/// `examples/lanes_speed`), so a batch pays from 3 rounds for either timing.
+#[cfg(target_arch = "x86_64")]
+const AVX2_MIN_ROUNDS_VARTIME: usize = 3;
+#[cfg(target_arch = "x86_64")]
+const AVX2_MIN_ROUNDS_CT: usize = 3;
+
+/// Smallest candidate size for the AVX2 Fermat lanes.
+#[cfg(target_arch = "x86_64")]
+const AVX2_FERMAT_MIN_BITS: usize = 3;
 
 /// Base-2 Fermat tests, 2^(n−1) ≡ 1 (mod n), on several odd moduli of one public size.
 ///
@@ -248,6 +296,8 @@ enum Fermat {
     Single(Tokens),
     #[cfg(target_arch = "x86_64")]
     Ifma(super::cpu::Avx512Ifma),
+    #[cfg(target_arch = "x86_64")]
+    Avx2(super::cpu::Avx2),
 }
 
 impl FermatBatch {
@@ -269,6 +319,12 @@ impl FermatBatch {
                 return FermatBatch { bits, imp: Fermat::Ifma(t) };
             }
         }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu.avx2() {
+            if (AVX2_FERMAT_MIN_BITS..=avx2_fermat::MAX_BITS).contains(&bits) {
+                return FermatBatch { bits, imp: Fermat::Avx2(t) };
+            }
+        }
         FermatBatch { bits, imp: Fermat::Single(cpu) }
     }
 
@@ -278,6 +334,8 @@ impl FermatBatch {
             Fermat::Single(_) => 1,
             #[cfg(target_arch = "x86_64")]
             Fermat::Ifma(_) => ifma::LANES,
+            #[cfg(target_arch = "x86_64")]
+            Fermat::Avx2(_) => avx2_columns::LANES,
         }
     }
 
@@ -310,6 +368,8 @@ impl FermatBatch {
             }
             #[cfg(target_arch = "x86_64")]
             Fermat::Ifma(t) => Ok(u64::from(ifma_fermat::fermat_base_two_lanes(t, cands, self.bits))),
+            #[cfg(target_arch = "x86_64")]
+            Fermat::Avx2(t) => Ok(u64::from(avx2_fermat::fermat_base_two_lanes(t, cands, self.bits))),
         }
     }
 }

@@ -17,8 +17,9 @@ fn random_odd(rng: &mut impl rand::Rng, bits: u64) -> BigUint {
 #[test]
 fn shared_modulus_matches_modpow_on_every_kernel() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(14);
-    for bits in [70u64, 256, 1024, 2048] {
-        let m = random_odd(&mut rng, bits);
+    for (bits, top) in [(70u64, false), (256, false), (1024, false), (1024, true), (1536, true), (2048, false), (3072, true)] {
+        // Random moduli, and the largest odd one of the size (2^bits - 1).
+        let m = if top { (BigUint::one() << bits) - 1u8 } else { random_odd(&mut rng, bits) };
         for kernel in Kernel::available() {
             let ctx = MontContext::with_kernel(&m, kernel).unwrap();
             for timing in [Timing::Vartime, Timing::ConstantTime] {
@@ -27,7 +28,8 @@ fn shared_modulus_matches_modpow_on_every_kernel() {
                 for count in [1, batch.lanes()] {
                     let xs: Vec<BigUint> = (0..count).map(|k| if k == 0 { &m - 1u8 } else { rng.gen_biguint_below(&m) }).collect();
                     let limbs: Vec<Vec<Limb>> = xs.iter().map(|x| to_limbs(x, n).unwrap()).collect();
-                    let e = rng.gen_biguint(bits - 1);
+                    // All-ones exponents for the full batches.
+                    let e = if count > 1 { (BigUint::one() << (bits - 1)) - 1u8 } else { rng.gen_biguint(bits - 1) };
                     let el = to_limbs(&e, n).unwrap();
                     let x = batch.load(&limbs);
                     let y = match timing {
@@ -53,16 +55,22 @@ fn shared_modulus_matches_modpow_on_every_kernel() {
     }
 }
 
-/// The IFMA kernel offers eight lanes where it pays, the others one; small moduli stay
-/// single.
+/// The IFMA kernel offers eight lanes where it pays, the AVX2 kernel four, the others
+/// one; small moduli stay single.
 #[test]
 fn widest_batch_follows_the_kernel() {
     let m = random_odd(&mut rand::rngs::StdRng::seed_from_u64(3), 1024);
     for kernel in Kernel::available() {
         let ctx = MontContext::with_kernel(&m, kernel).unwrap();
         let wide = SharedModulus::for_rounds(&ctx, 8, Timing::ConstantTime);
-        assert_eq!(wide.lanes(), if kernel == Kernel::Ifma { 8 } else { 1 }, "{kernel}");
-        assert_eq!(SharedModulus::for_rounds(&ctx, 4, Timing::ConstantTime).lanes(), 1, "too few rounds to pay");
+        let want = match kernel {
+            Kernel::Ifma => 8,
+            Kernel::Avx2 => 4,
+            _ => 1,
+        };
+        assert_eq!(wide.lanes(), want, "{kernel}");
+        assert_eq!(wide.kernel(), kernel);
+        assert_eq!(SharedModulus::for_rounds(&ctx, 2, Timing::ConstantTime).lanes(), 1, "too few rounds to pay");
         let small = MontContext::with_kernel(&BigUint::from(1_000_003u32), kernel).unwrap();
         assert_eq!(SharedModulus::for_rounds(&small, 8, Timing::Vartime).lanes(), 1);
     }
@@ -74,7 +82,7 @@ fn widest_batch_follows_the_kernel() {
 fn fermat_batch_matches_modpow_on_every_kernel() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(15);
     let want = |n: &BigUint| BigUint::from(2u8).modpow(&(n - 1u8), n).is_one();
-    for bits in [12usize, 64, 200, 1024, 2048] {
+    for bits in [12usize, 64, 200, 1024, 1536, 2048, 3072] {
         let mut cands: Vec<BigUint> = (0..8).map(|_| random_odd(&mut rng, bits as u64)).collect();
         // Move some to the next base-2 probable prime so that lanes pass.
         for c in cands.iter_mut().step_by(3) {
@@ -85,6 +93,11 @@ fn fermat_batch_matches_modpow_on_every_kernel() {
         cands[5] = random_odd(&mut rng, bits as u64 - 1);
         if bits == 12 {
             cands[1] = BigUint::from(2047u32); // 23 * 89, a base-2 pseudoprime
+            cands[2] = BigUint::from(2821u32); // 7 * 13 * 31, a Carmichael number
+        }
+        if bits == 64 {
+            cands[3] = (BigUint::one() << 64u32) - 59u8; // the largest 64-bit prime
+            cands[4] = (BigUint::one() << 64u32) - 1u8; // composite, all ones
         }
         cands.retain(|c| c.bits() as usize == bits || c.bits() as usize + 1 == bits);
         for kernel in Kernel::available() {

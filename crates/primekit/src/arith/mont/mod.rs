@@ -175,11 +175,7 @@ impl MontContext {
     /// The BMI2/ADX token when the kernel's single products use `mulx`/`adcx`/`adox`.
     #[inline]
     fn adx(&self) -> Option<super::cpu::Bmi2Adx> {
-        match self.cpu {
-            Tokens::Portable => None,
-            Tokens::Adx(t) => Some(t),
-            Tokens::Ifma(t) => Some(t.adx()),
-        }
+        self.cpu.adx()
     }
 
     /// Limbs of `x mod m` (any `x`), in ordinary form.

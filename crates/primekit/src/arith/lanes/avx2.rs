@@ -1,0 +1,254 @@
+//! Four Montgomery exponentiations at once with AVX2: four different bases, one modulus,
+//! one exponent, one base per 64-bit lane, numbers in radix 2^28.
+//!
+//! The AVX2 counterpart of [`super::ifma`] for CPUs without AVX-512 IFMA: products by the
+//! kernel of `avx2_columns` (contract there: values < 2m in and out with 4m <= R =
+//! 2^(28 l), digits < 2^28, timing a function of l alone), exponentiations by the
+//! crate's shared window routines in [`crate::arith::modexp`] through the `Domain`
+//! implementation below. [`Avx2x4::pow_vartime`] is variable time in its public
+//! exponent (is_prime's rounds); [`Avx2x4::pow_ct`], [`Avx2x4::sqr`] and
+//! [`Avx2x4::eq_lanes_ct`] are constant time in the exponent and the lanes' values
+//! (prime generation's rounds on a secret candidate): table reads are masked full
+//! scans, comparisons OR every digit.
+
+use super::avx2_columns::{Digit, DIGIT_BITS, LANES, MAX_DIGITS};
+use crate::arith::cpu::Avx2;
+use crate::arith::limbs::{neg_inv_mod_word, to_limbs};
+use crate::arith::radix::digit;
+use core::arch::x86_64::*;
+use num_bigint::BigUint;
+use num_traits::One;
+
+/// One number per lane: `d[j][k]` is digit j of lane k.
+#[derive(Clone, Debug)]
+pub(super) struct Lanes {
+    d: Vec<Digit>,
+}
+
+/// A value prepared for [`Avx2x4::eq_lanes_ct`]: the digits of t and of t + m.
+#[derive(Clone, Debug)]
+pub(super) struct LaneTarget {
+    t: Vec<u64>,
+    tm: Vec<u64>,
+}
+
+/// Precomputation for one odd modulus m (public).
+#[derive(Clone, Debug)]
+pub(super) struct Avx2x4 {
+    /// Proof that the CPU runs AVX2.
+    cpu: Avx2,
+    l: usize,
+    m: BigUint,
+    md: Vec<Digit>,
+    inv: Digit,
+    r2: Lanes,
+    /// 1 in Montgomery form in every lane, flattened (for the shared window routines).
+    one: Vec<u64>,
+}
+
+/// The l digits of radix 2^28 of `x < 2^(28 l)`.
+pub(super) fn to_radix28(x: &BigUint, l: usize) -> Vec<u64> {
+    let limbs = to_limbs(x, (DIGIT_BITS * l).div_ceil(64)).expect("x < 2^(28 l)");
+    (0..l).map(|j| digit(&limbs, DIGIT_BITS, j)).collect()
+}
+
+/// -m^{-1} mod 2^28 for odd `m0` (the low digit of m).
+pub(super) fn neg_inv_mod_2_28(m0: u64) -> u64 {
+    neg_inv_mod_word(m0) & super::avx2_columns::MASK28
+}
+
+impl Avx2x4 {
+    /// Context for odd `m >= 3` with 4m <= 2^(28 MAX_DIGITS) (about 7,100 bits), else
+    /// `None`.
+    pub(super) fn new(cpu: Avx2, m: &BigUint) -> Option<Avx2x4> {
+        let l = (m.bits() as usize + 2).div_ceil(DIGIT_BITS);
+        if !m.bit(0) || m.bits() < 2 || l > MAX_DIGITS {
+            return None;
+        }
+        let inv = [neg_inv_mod_2_28(m.iter_u64_digits().next().expect("m >= 3")); LANES];
+        let r = BigUint::one() << (DIGIT_BITS * l);
+        let md = to_radix28(m, l).into_iter().map(|x| [x; LANES]).collect();
+        let mut ctx = Avx2x4 { cpu, l, m: m.clone(), md, inv, r2: Lanes { d: Vec::new() }, one: Vec::new() };
+        ctx.r2 = Lanes { d: to_radix28(&((&r * &r) % m), l).into_iter().map(|x| [x; LANES]).collect() };
+        ctx.one = ctx.to_mont(&[]).d.as_flattened().to_vec();
+        Some(ctx)
+    }
+
+    /// Lanes holding `xs` (up to 4 values; missing lanes get 1), in Montgomery form.
+    pub(super) fn to_mont(&self, xs: &[BigUint]) -> Lanes {
+        assert!(xs.len() <= LANES);
+        let mut lanes = Lanes { d: vec![[0; LANES]; self.l] };
+        for k in 0..LANES {
+            let x = xs.get(k).cloned().unwrap_or_else(BigUint::one);
+            for (j, v) in to_radix28(&(x % &self.m), self.l).into_iter().enumerate() {
+                lanes.d[j][k] = v;
+            }
+        }
+        let mut out = Lanes { d: vec![[0; LANES]; self.l] };
+        self.product::<false>(&mut out.d, &lanes.d, &self.r2.d);
+        out
+    }
+
+    /// Lane-wise Montgomery square (values < 2m in, < 2m out). Constant time.
+    pub(super) fn sqr(&self, a: &Lanes) -> Lanes {
+        let mut out = Lanes { d: vec![[0; LANES]; self.l] };
+        self.product::<true>(&mut out.d, &a.d, &a.d);
+        out
+    }
+
+    /// `out = a b R^{-1}` (or `a^2 R^{-1}` when `SQUARE`, `b` ignored).
+    fn product<const SQUARE: bool>(&self, out: &mut [Digit], a: &[Digit], b: &[Digit]) {
+        let _proof: Avx2 = self.cpu;
+        // SAFETY: `self.cpu` proves AVX2; `amm` checks the lengths; inputs < 2m with
+        // 4m <= R give a b < R m.
+        unsafe { super::avx2_columns::product::<SQUARE>(out, a, b, &self.md, &self.inv) }
+    }
+
+    /// Lane-wise `base^e` (Montgomery form in and out) over exactly `exp_bits` bits of `e`
+    /// (higher bits zero), in constant time, by the shared fixed-window routine.
+    pub(super) fn pow_ct(&self, base: &Lanes, e: &[u64], exp_bits: usize) -> Lanes {
+        let flat = crate::arith::modexp::pow_ct_in(&mut { self }, base.d.as_flattened(), e, exp_bits);
+        Lanes { d: flat.as_chunks::<LANES>().0.to_vec() }
+    }
+
+    /// Lane-wise `base^e` by the shared sliding-window routine; variable time in the
+    /// public exponent.
+    pub(super) fn pow_vartime(&self, base: &Lanes, e: &[u64]) -> Lanes {
+        let flat = crate::arith::modexp::pow_vartime_in(&mut { self }, base.d.as_flattened(), e);
+        Lanes { d: flat.as_chunks::<LANES>().0.to_vec() }
+    }
+
+    /// `v` (ordinary form, < m) prepared for [`Self::eq_lanes_ct`] as v R mod m.
+    pub(super) fn target(&self, v: &BigUint) -> LaneTarget {
+        let t = (v << (DIGIT_BITS * self.l)) % &self.m;
+        LaneTarget { t: to_radix28(&t, self.l), tm: to_radix28(&(&t + &self.m), self.l) }
+    }
+
+    /// Lanes (bit k for lane k) whose value (< 2m) is congruent to the target modulo m,
+    /// in constant time: every digit compared with both forms, no early exit.
+    pub(super) fn eq_lanes_ct(&self, x: &Lanes, target: &LaneTarget) -> u8 {
+        let (mut d0, mut d1) = ([0u64; LANES], [0u64; LANES]);
+        for (j, digit) in x.d.iter().enumerate() {
+            for k in 0..LANES {
+                d0[k] |= digit[k] ^ target.t[j];
+                d1[k] |= digit[k] ^ target.tm[j];
+            }
+        }
+        let mut mask = 0u8;
+        for k in 0..LANES {
+            // (d | -d) has its top bit set exactly when d != 0.
+            let zero = |d: u64| (((d | d.wrapping_neg()) >> 63) ^ 1) as u8;
+            mask |= core::hint::black_box(zero(d0[k]) | zero(d1[k])) << k;
+        }
+        mask
+    }
+
+    /// Each lane's value as the canonical Montgomery residue in [0, m).
+    #[cfg(test)]
+    fn lanes_reduced(&self, x: &Lanes) -> Vec<BigUint> {
+        (0..LANES)
+            .map(|k| {
+                let v = x.d.iter().rev().fold(BigUint::ZERO, |acc, d| (acc << DIGIT_BITS) + d[k]);
+                v % &self.m
+            })
+            .collect()
+    }
+}
+
+/// `out = table[idx]` for entries of `out.len()` words, reading every entry under a mask
+/// (all ones for entry idx only), a vector at a time: the accesses do not depend on the
+/// secret index.
+///
+/// # Safety
+/// The CPU must support AVX2; `out.len()` is a multiple of 4 and `table.len()` a multiple
+/// of `out.len()` (checked).
+#[target_feature(enable = "avx2")]
+unsafe fn select_ct(out: &mut [u64], table: &[u64], idx: usize) {
+    let w = out.len();
+    assert!(w.is_multiple_of(LANES) && table.len().is_multiple_of(w));
+    // All ones when i == idx: (i ^ idx) - 1 borrows out of bit 63 only for 0.
+    let masks: Vec<__m256i> = (0..table.len() / w).map(|i| _mm256_set1_epi64x(core::hint::black_box(((i ^ idx) as u64).wrapping_sub(1) >> 63).wrapping_neg() as i64)).collect();
+    for (j, o) in out.chunks_exact_mut(LANES).enumerate() {
+        let mut v = _mm256_setzero_si256();
+        for (i, &m) in masks.iter().enumerate() {
+            // SAFETY: i * w + 4 j + 4 <= table.len() (checked above).
+            let e = unsafe { _mm256_loadu_si256(table.as_ptr().add(i * w + LANES * j).cast()) };
+            v = _mm256_or_si256(v, _mm256_and_si256(e, m));
+        }
+        // SAFETY: o holds 4 words.
+        unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), v) };
+    }
+}
+
+/// Four lanes as one element of `4 l` words, so the window routines are shared.
+impl crate::arith::modexp::Domain for &Avx2x4 {
+    fn width(&self) -> usize {
+        self.l * LANES
+    }
+    fn one(&self) -> &[u64] {
+        &self.one
+    }
+    fn mul(&mut self, out: &mut [u64], a: &[u64], b: &[u64]) {
+        self.product::<false>(out.as_chunks_mut::<LANES>().0, a.as_chunks::<LANES>().0, b.as_chunks::<LANES>().0)
+    }
+    fn sqr(&mut self, out: &mut [u64], a: &[u64]) {
+        let a = a.as_chunks::<LANES>().0;
+        self.product::<true>(out.as_chunks_mut::<LANES>().0, a, a)
+    }
+    fn lookup_ct(&self, out: &mut [u64], table: &[u64], idx: usize) {
+        let _proof: Avx2 = self.cpu;
+        // SAFETY: `self.cpu` proves AVX2; elements are 4 l words and the table holds whole
+        // elements.
+        unsafe { select_ct(out, table, idx) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::RandBigInt;
+    use rand::SeedableRng;
+
+    /// Products, both exponentiations and the comparison, lane by lane against modpow,
+    /// at sizes around digit and limb boundaries and the largest modulus accepted.
+    #[test]
+    fn pow_matches_modpow_per_lane() {
+        let Some(cpu) = crate::arith::cpu::avx2() else {
+            eprintln!("no AVX2/BMI2/ADX on this CPU: AVX2 lanes not exercised");
+            return;
+        };
+        let mut rng = rand::rngs::StdRng::seed_from_u64(28);
+        for bits in [2u64, 5, 26, 27, 28, 29, 54, 64, 100, 511, 1024, 1500, 2048, 3072, 4096, 28 * 255 - 2] {
+            // Random odd moduli and the top of the range (all ones: 2^bits - 1).
+            let mut m = rng.gen_biguint(bits) | BigUint::one();
+            m.set_bit(bits - 1, true);
+            for m in [m, (BigUint::one() << bits) - 1u8] {
+                if m < BigUint::from(3u8) {
+                    continue;
+                }
+                let ctx = Avx2x4::new(cpu, &m).unwrap();
+                let xs: Vec<BigUint> = (0..LANES).map(|k| if k == 0 { &m - 1u8 } else { rng.gen_biguint_below(&m) }).collect();
+                let r = BigUint::one() << (DIGIT_BITS * ctx.l);
+                let x = ctx.to_mont(&xs);
+                let e_bits = bits.min(700);
+                for e in [rng.gen_biguint(e_bits), (BigUint::one() << e_bits) - 1u8] {
+                    let ed = e.to_u64_digits();
+                    for got in [ctx.pow_vartime(&x, &ed), ctx.pow_ct(&x, &ed, e_bits as usize + 3)] {
+                        let got = ctx.lanes_reduced(&got);
+                        for k in 0..LANES {
+                            assert_eq!(got[k], xs[k].modpow(&e, &m) * &r % &m, "bits={bits} lane={k}");
+                        }
+                    }
+                }
+                let sq = ctx.lanes_reduced(&ctx.sqr(&x));
+                for k in 0..LANES {
+                    assert_eq!(sq[k], &xs[k] * &xs[k] * &r % &m, "square bits={bits} lane={k}");
+                }
+                let y = ctx.to_mont(&[BigUint::one(), &m - 1u8]);
+                assert_eq!(ctx.eq_lanes_ct(&y, &ctx.target(&BigUint::one())), 0b1101, "missing lanes hold 1");
+                assert_eq!(ctx.eq_lanes_ct(&y, &ctx.target(&(&m - 1u8))), 0b0010);
+            }
+        }
+        assert!(Avx2x4::new(cpu, &((BigUint::one() << (28 * 255 - 1)) - 1u8)).is_none(), "4m > R at the largest l");
+    }
+}
