@@ -1,5 +1,6 @@
 //! The kernel switch seen from the command line: a bad `PRIMEKIT_KERNEL` stops every
-//! subcommand with one line on stderr and status 2; each kernel this CPU has runs.
+//! subcommand with one line on stderr and status 2; each kernel this CPU has runs; every
+//! benchmark line names the kernel it ran on.
 
 use primekit::hazmat::mont::Kernel;
 use std::process::{Command, Output};
@@ -38,5 +39,23 @@ fn every_available_kernel_runs() {
         let out = primekit(k.name(), &["test", "97"]);
         assert_eq!(out.status.code(), Some(0), "{k}: {}", String::from_utf8_lossy(&out.stderr));
         assert_eq!(String::from_utf8(out.stdout).unwrap(), "97 prime\n", "{k}");
+    }
+}
+
+#[test]
+fn bench_lines_carry_the_kernel() {
+    for k in Kernel::available() {
+        let out = primekit(k.name(), &["bench", "test", "--bits", "256", "--count", "4", "--reps", "1"]);
+        assert_eq!(out.status.code(), Some(0), "{k}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
+        assert!(lines.iter().any(|v| v["op"] == "is_prime"), "{text}");
+        for v in &lines {
+            let want = match v["engine"].as_str() {
+                Some(peer @ ("openssl" | "gmp")) => peer,
+                _ => k.name(),
+            };
+            assert_eq!(v["kernel"], want, "{k}: {v}");
+        }
     }
 }
