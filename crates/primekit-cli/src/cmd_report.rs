@@ -41,8 +41,9 @@ pub struct ReportArgs {
     seed: u64,
 }
 
+/// Writes `recs` as JSON lines, each with its `kernel` ([`crate::bench::emit::tagged`]).
 fn write_jsonl(path: &Path, recs: &[Value]) -> Result<(), String> {
-    let text: String = recs.iter().map(|r| format!("{r}\n")).collect();
+    let text: String = recs.iter().map(|r| format!("{}\n", crate::bench::emit::tagged(r.clone()))).collect();
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 

@@ -51,6 +51,12 @@ enum Cmd {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Every subcommand runs primekit's arithmetic on the process-wide kernel: a bad
+    // PRIMEKIT_KERNEL stops here, once, instead of failing each input on its own.
+    if let Err(e) = primekit::hazmat::mont::Kernel::selected() {
+        eprintln!("primekit: PRIMEKIT_KERNEL: {e}");
+        return ExitCode::from(2);
+    }
     match cli.cmd {
         Cmd::Test(a) => cmd_test::run(a),
         Cmd::CheckDh(a) => cmd_check::run(cmd_check::Kind::Dh, a),

@@ -125,12 +125,11 @@ pub fn run(a: Args) -> ExitCode {
             Err(code) => return code,
         };
         let cands = tested.load(Ordering::Relaxed) as f64 / a.count as f64;
-        println!(
-            "{}",
+        super::emit::line(
             json!({"op": "gen", "engine": "primekit", "bits": bits, "safe": a.safe, "count": a.count, "mean_ms": timed.mean_ms(),
                    "median_ms": timed.median_ms(), "stderr_ms": std_error(&timed.wall_ms), "cpu_mean_ms": timed.cpu_mean_ms(),
                    "jobs": a.jobs, "candidates_per_prime": cands,
-                   "sieve_primes": primekit::hazmat::gen::default_sieve_primes(bits, a.safe)})
+                   "sieve_primes": primekit::hazmat::gen::default_sieve_primes(bits, a.safe)}),
         );
         for &r in &a.sieve_primes {
             let o = PrimeOptions::new(bits).safe(a.safe);
@@ -152,10 +151,9 @@ pub fn run(a: Args) -> ExitCode {
             }
             let mean = start.elapsed().as_secs_f64() * 1e3 / a.count as f64;
             let cands = tested.load(Ordering::Relaxed) as f64 / a.count as f64;
-            println!(
-                "{}",
+            super::emit::line(
                 json!({"op": "gen", "engine": "primekit-sieve", "sieve_primes": r, "bits": bits, "safe": a.safe, "count": a.count,
-                       "mean_ms": mean, "jobs": 1, "candidates_per_prime": cands})
+                       "mean_ms": mean, "jobs": 1, "candidates_per_prime": cands}),
             );
         }
         #[cfg(feature = "compare")]
@@ -175,10 +173,9 @@ fn openssl(bits: u32, safe: bool, count: usize) -> Result<(), String> {
     let ctx = Ctx::new();
     let _ = generate_prime(128, safe, &ctx);
     let timed = time_calls(count, bits, safe, || Ok(generate_prime(bits, safe, &ctx))).map_err(|_| "OpenSSL's output failed the check".to_string())?;
-    println!(
-        "{}",
+    super::emit::line(
         json!({"op": "gen", "engine": "openssl", "bits": bits, "safe": safe, "count": count, "mean_ms": timed.mean_ms(),
-               "median_ms": timed.median_ms(), "stderr_ms": std_error(&timed.wall_ms), "cpu_mean_ms": timed.cpu_mean_ms(), "jobs": 1})
+               "median_ms": timed.median_ms(), "stderr_ms": std_error(&timed.wall_ms), "cpu_mean_ms": timed.cpu_mean_ms(), "jobs": 1}),
     );
     Ok(())
 }

@@ -1,7 +1,8 @@
 //! `primekit bench merge FILE...`: combines the JSON lines of sharded `bench suite` and
 //! `bench adversarial` runs (`--shard i/n`) into the records one unsharded run would
 //! print: counts, totals and histograms are summed, means recomputed from the totals,
-//! "overall" rebuilt from the merged parts, cost lines averaged weighted by count.
+//! "overall" rebuilt from the merged parts, cost lines averaged weighted by count. Lines
+//! of different kernels (`kernel`, the arithmetic each shard ran on) are never combined.
 
 use super::suite;
 use clap::Args as ClapArgs;
@@ -23,12 +24,12 @@ fn num(v: &Value, k: &str) -> f64 {
 /// Merged records from every shard's records.
 pub fn merge(records: &[Value]) -> Vec<Value> {
     let mut suite_parts: BTreeMap<String, Value> = BTreeMap::new();
-    let mut costs: BTreeMap<u64, (Value, f64)> = BTreeMap::new();
+    let mut costs: BTreeMap<(String, u64), (Value, f64)> = BTreeMap::new();
     let mut adv: BTreeMap<String, Value> = BTreeMap::new();
     for v in records {
         match v["op"].as_str() {
             Some("suite") if v["part"] != "overall" => {
-                let key = format!("{}|{}|{:08}|{}", v["test"], v["bits"], v["r"].as_u64().unwrap_or(0), v["part"]);
+                let key = format!("{}|{}|{}|{:08}|{}", v["kernel"], v["test"], v["bits"], v["r"].as_u64().unwrap_or(0), v["part"]);
                 let e = suite_parts.entry(key).or_insert_with(|| {
                     let mut z = v.clone();
                     z["count"] = json!(0);
@@ -44,7 +45,13 @@ pub fn merge(records: &[Value]) -> Vec<Value> {
             Some("cost") => {
                 let bits = v["bits"].as_u64().unwrap_or(0);
                 let w = num(v, "count");
-                let e = costs.entry(bits).or_insert_with(|| (json!({"op": "cost", "engine": "primekit", "bits": bits, "count": 0, "c_mr_ms": 0.0, "c_td_ms": 0.0, "c_lucas_ms": 0.0, "mean_ms": 0.0, "td_primes": v["td_primes"]}), 0.0));
+                let e = costs.entry((v["kernel"].to_string(), bits)).or_insert_with(|| {
+                    let mut z = json!({"op": "cost", "engine": "primekit", "bits": bits, "count": 0, "c_mr_ms": 0.0, "c_td_ms": 0.0, "c_lucas_ms": 0.0, "mean_ms": 0.0, "td_primes": v["td_primes"]});
+                    if let Some(k) = v.get("kernel") {
+                        z["kernel"] = k.clone();
+                    }
+                    (z, 0.0)
+                });
                 for k in ["c_mr_ms", "c_td_ms", "c_lucas_ms", "mean_ms"] {
                     e.0[k] = json!((num(&e.0, k) * e.1 + num(v, k) * w) / (e.1 + w).max(1e-300));
                 }
@@ -53,7 +60,7 @@ pub fn merge(records: &[Value]) -> Vec<Value> {
             }
             Some("adversarial") => {
                 let summary = v.get("misclassified").is_some();
-                let key = format!("{}|{}|{}", v["test"], v["bits"], if summary { "summary".into() } else { format!("{:04}", v["rounds"].as_u64().unwrap_or(0)) });
+                let key = format!("{}|{}|{}|{}", v["kernel"], v["test"], v["bits"], if summary { "summary".into() } else { format!("{:04}", v["rounds"].as_u64().unwrap_or(0)) });
                 match adv.get_mut(&key) {
                     None => {
                         adv.insert(key, v.clone());
@@ -82,7 +89,7 @@ pub fn merge(records: &[Value]) -> Vec<Value> {
     let parts: Vec<Value> = suite_parts.into_values().collect();
     for c in parts.iter().filter(|v| v["part"] == "composite") {
         out.push(c.clone());
-        if let Some(p) = parts.iter().find(|p| p["part"] == "prime" && p["test"] == c["test"] && p["bits"] == c["bits"] && p["r"] == c["r"]) {
+        if let Some(p) = parts.iter().find(|p| p["part"] == "prime" && p["kernel"] == c["kernel"] && p["test"] == c["test"] && p["bits"] == c["bits"] && p["r"] == c["r"]) {
             out.push(p.clone());
             out.push(suite::overall(c, p));
         }
@@ -151,5 +158,30 @@ mod tests {
         assert_eq!(hist["inputs"], 12);
         let s = m.iter().find(|v| v.get("misclassified").is_some()).unwrap();
         assert_eq!((s["count"].as_u64(), s["misclassified"].as_u64(), s["expected"].as_f64()), (Some(20), Some(1), Some(0.75)));
+    }
+
+    #[test]
+    fn kernels_stay_apart() {
+        let on = |kernel: &str, mut v: Value| {
+            v["kernel"] = json!(kernel);
+            v
+        };
+        let cost = |kernel: &str, c_mr: f64| json!({"op": "cost", "engine": "primekit", "kernel": kernel, "bits": 1024, "count": 10, "c_mr_ms": c_mr, "td_primes": 64});
+        let recs = vec![
+            on("adx", part("composite", 100, 50.0)),
+            on("adx", part("prime", 2, 40.0)),
+            on("portable", part("composite", 300, 90.0)),
+            on("portable", part("prime", 6, 120.0)),
+            cost("adx", 1.0),
+            cost("portable", 3.0),
+        ];
+        let m = merge(&recs);
+        for (kernel, count, c_mr) in [("adx", 100, 1.0), ("portable", 300, 3.0)] {
+            let of = |op: &str, p: &str| m.iter().find(|v| v["op"] == op && v["kernel"] == kernel && (p.is_empty() || v["part"] == p)).unwrap().clone();
+            assert_eq!(of("suite", "composite")["count"], count);
+            assert_eq!(of("suite", "overall")["kernel"], kernel);
+            assert_eq!(of("cost", "")["c_mr_ms"], c_mr);
+        }
+        assert_eq!(m.iter().filter(|v| v["part"] == "overall").count(), 2);
     }
 }

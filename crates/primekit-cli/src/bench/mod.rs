@@ -1,6 +1,7 @@
 //! `primekit bench ...`: every benchmark prints one JSON object per line with at least
-//! `op`, `engine`, `bits`, `count` and `mean_ms`. Peers (OpenSSL, GMP) run in the same
-//! process on the same inputs when built with `--features compare`.
+//! `op`, `engine`, `bits`, `count`, `mean_ms` and `kernel` (see [`emit`] for what
+//! `kernel` names). Peers (OpenSSL, GMP) run in the same process on the same inputs when
+//! built with `--features compare`.
 
 mod gen;
 mod td;
@@ -76,7 +77,7 @@ pub fn begin(count: usize, bits: &[u32], range: std::ops::RangeInclusive<u32>) -
         return Err(ExitCode::from(2));
     }
     if let Some(n) = peers_note() {
-        println!("{n}");
+        emit::line(n);
     }
     Ok(())
 }

@@ -91,14 +91,14 @@ impl Arm {
         let (cfg, samples, count) = (&self.cfg, &self.samples, self.samples.len().max(1));
         let (mean, median) = mean_median(samples);
         let d = self.gen.derived();
-        let json = json!({
+        let json = super::emit::tagged(json!({
             "op": "pga", "engine": "primekit", "pga": cfg.pga.name(), "sieve": cfg.sieve.name(), "safe": cfg.safe,
             "bits": cfg.bits, "r": cfg.r, "L": self.gen.config().l, "t": d.t, "U": d.u, "gamma": cfg.gamma,
             "count": samples.len(), "mean_ms": mean, "median_ms": median,
             "min_ms": samples.iter().cloned().fold(f64::INFINITY, f64::min),
             "max_ms": samples.iter().cloned().fold(0.0, f64::max),
             "mean_candidates": self.candidates as f64 / count as f64, "mean_rounds": self.rounds as f64 / count as f64,
-        });
+        }));
         Measured { mean_ms: mean, json }
     }
 }
@@ -141,8 +141,8 @@ impl OpensslArm {
 
     pub fn finish(&self) -> Measured {
         let (mean, median) = mean_median(&self.samples);
-        let json = json!({"op": "pga", "engine": "openssl", "pga": "BN_generate_prime_ex2", "sieve": "openssl-native",
-            "safe": self.safe, "bits": self.bits, "count": self.samples.len(), "mean_ms": mean, "median_ms": median});
+        let json = super::emit::tagged(json!({"op": "pga", "engine": "openssl", "pga": "BN_generate_prime_ex2", "sieve": "openssl-native",
+            "safe": self.safe, "bits": self.bits, "count": self.samples.len(), "mean_ms": mean, "median_ms": median}));
         Measured { mean_ms: mean, json }
     }
 }
@@ -180,7 +180,7 @@ pub fn run(a: Args) -> ExitCode {
         }
     };
     if let Some(n) = super::peers_note() {
-        println!("{n}");
+        super::emit::line(n);
     }
     // All listed combinations (and OpenSSL) take turns, one prime each per pass, so that
     // load drifting on a shared machine affects every arm alike.

@@ -167,6 +167,7 @@ impl Tokens {
     }
 
     /// The IFMA token, when these tokens include one.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86_64 vector backends
     pub(crate) fn ifma(self) -> Option<Avx512Ifma> {
         match self {
             Tokens::Ifma(t) => Some(t),

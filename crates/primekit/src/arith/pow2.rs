@@ -8,7 +8,6 @@
 //! modulus and exponent (every bit does one squaring, one doubling and masked selects).
 
 use super::limbs::{add_assign, bit, bit_len_vartime, lt_vartime, select_into, sub_into, Limb};
-use super::modexp::pow_vartime;
 use super::mont::MontContext;
 
 /// `x = 2x mod m` for `x < m`.
@@ -29,7 +28,7 @@ fn double_mod_vartime(x: &mut [Limb], m: &[Limb], tmp: &mut [Limb]) {
 ///
 /// With the IFMA kernel a whole exponentiation stays in radix 2^52, which beats the
 /// doubling ladder's one-call-at-a-time squarings; there the base 2 goes through
-/// [`pow_vartime`] instead.
+/// [`pow_vartime`](super::modexp::pow_vartime) instead.
 pub fn pow2_vartime(ctx: &MontContext, e: &[Limb]) -> Vec<Limb> {
     let n = ctx.len();
     let m = ctx.modulus();
@@ -38,7 +37,7 @@ pub fn pow2_vartime(ctx: &MontContext, e: &[Limb]) -> Vec<Limb> {
     if ctx.ifma().is_some() {
         let mut tmp = vec![0; n];
         double_mod_vartime(&mut acc, m, &mut tmp); // 2 in Montgomery form
-        return pow_vartime(ctx, &acc, e);
+        return super::modexp::pow_vartime(ctx, &acc, e);
     }
     let bits = bit_len_vartime(e);
     if bits == 0 {

@@ -21,6 +21,7 @@ pub(crate) fn digit(n: &[Limb], w: usize, j: usize) -> u64 {
 }
 
 /// `d[j] = digit(a, 52, j)` for `j < k`, and zero for the rest of `d`.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86_64 vector backends
 pub(crate) fn limbs_to_digits52(d: &mut [u64], a: &[Limb], k: usize) {
     for (j, dj) in d.iter_mut().enumerate() {
         *dj = if j < k { digit(a, 52, j) } else { 0 };
@@ -29,6 +30,7 @@ pub(crate) fn limbs_to_digits52(d: &mut [u64], a: &[Limb], k: usize) {
 
 /// `a` (all of its limbs) = the number whose 52-bit digits are `d[..k]`; digits must be
 /// below 2^52 and the value must fit in `a`.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86_64 vector backends
 pub(crate) fn digits52_to_limbs(a: &mut [Limb], d: &[u64], k: usize) {
     a.fill(0);
     for (j, &dj) in d.iter().enumerate().take(k) {

@@ -110,6 +110,7 @@ impl MontContext {
     }
 
     /// The CPU tokens of the kernel in use (for the lane backends built on a context).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86_64 vector backends
     pub(crate) fn tokens(&self) -> Tokens {
         self.cpu
     }
