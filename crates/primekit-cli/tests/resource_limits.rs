@@ -83,7 +83,7 @@ fn the_memory_probe_sees_a_reader_that_stores_its_input() {
 }
 
 fn hundred_thousand_digits() -> String {
-    std::iter::once('7').chain(std::iter::repeat('3').take(99_999)).collect()
+    std::iter::once('7').chain(std::iter::repeat_n('3', 99_999)).collect()
 }
 
 #[test]

@@ -39,7 +39,7 @@ fn report(category: &str, count: usize) {
 /// probable prime to base 2. A false "prime" here only makes the product less adversarial,
 /// never prime, so constructed composites stay composite whatever this returns.
 fn probable_prime(n: &BigUint) -> bool {
-    trial_divide_vartime(&n.to_u64_digits(), 512).is_none() && MillerRabin::new(n).map_or(false, |m| m.passes_base_two_vartime())
+    trial_divide_vartime(&n.to_u64_digits(), 512).is_none() && MillerRabin::new(n).is_ok_and(|m| m.passes_base_two_vartime())
 }
 
 #[test]

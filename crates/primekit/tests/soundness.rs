@@ -99,7 +99,7 @@ fn entry_points_child() {
     }
     let fermat = FermatBatch::new(1024).unwrap();
     assert_eq!(fermat.lanes() > 1, matches!(want, Kernel::Ifma | Kernel::Avx2));
-    assert_eq!(fermat.test_ct(&[m.clone()]).unwrap() & 1, 1);
+    assert_eq!(fermat.test_ct(std::slice::from_ref(&m)).unwrap() & 1, 1);
     assert_eq!(MillerRabin::new(&m).unwrap().context().kernel(), want);
 
     // The knob-free API.

@@ -96,7 +96,7 @@ pub fn run(args: Args) -> ExitCode {
                 kernels.push(("primekit-portable", Kernel::Portable, false));
             }
         }
-        let mut engines: Vec<(&str, &str, Box<dyn FnMut() + '_>)> = Vec::new();
+        let mut engines: Vec<Engine<'static, '_>> = Vec::new();
         for (name, kernel, ct) in kernels {
             let prepared: Vec<_> = inputs
                 .iter()
@@ -153,9 +153,8 @@ fn measure<'a>(engines: &mut [Engine<'a, '_>], reps: usize, interleave: bool) ->
             pass(k, engines);
         }
         for _ in 0..reps {
-            for k in 0..engines.len() {
-                let ms = pass(k, engines);
-                samples[k].push(ms);
+            for (k, sample) in samples.iter_mut().enumerate() {
+                sample.push(pass(k, engines));
             }
         }
     } else {

@@ -174,7 +174,7 @@ fn table(
                     println!("{}", m.json);
                     writeln!(points, "{}", m.json)?;
                     heat[i][j] = Some(m.mean_ms);
-                    if b.as_ref().map_or(true, |b| m.mean_ms < b.ms) {
+                    if b.as_ref().is_none_or(|b| m.mean_ms < b.ms) {
                         let t = m.json["t"].as_u64().unwrap_or(0);
                         let l_used = m.json["L"].as_u64();
                         b = Some(Best {

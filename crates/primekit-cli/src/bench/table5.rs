@@ -67,7 +67,7 @@ pub fn run(a: Args) -> ExitCode {
                 }
             }
         }
-        let mut samples = vec![Vec::new(), Vec::new()];
+        let mut samples = [Vec::new(), Vec::new()];
         for i in 0..a.count {
             for (k, g) in gens.iter_mut().enumerate() {
                 let start = Instant::now();

@@ -4,6 +4,7 @@ use num_bigint::BigUint;
 use std::os::raw::{c_int, c_uchar, c_void};
 
 #[allow(non_camel_case_types)]
+#[allow(clippy::upper_case_acronyms)] // the C type's name
 type BIGNUM = c_void;
 #[allow(non_camel_case_types)]
 type BN_CTX = c_void;

@@ -75,7 +75,7 @@ impl NssSieve {
             let (p64, rem) = (p as u64, rem as u64);
             if self.safe {
                 // p | n0 + 4i  <=>  i = -rem / 4 (mod p); p | n0 + 4i - 1  <=>  i = (1 - rem) / 4.
-                let half = (p64 + 1) / 2;
+                let half = p64.div_ceil(2);
                 let inv4 = half * half % p64;
                 mark(((p64 - rem) % p64 * inv4 % p64) as usize, p as usize);
                 mark(((p64 + 1 - rem) % p64 * inv4 % p64) as usize, p as usize);

@@ -68,7 +68,7 @@ pub fn prev_prime(n: &BigUint) -> Result<BigUint, Error> {
         if c == 2 {
             return Ok(two);
         }
-        if c % 2 == 0 {
+        if c.is_multiple_of(2) {
             c -= 1;
         }
         while !is_prime_u64(c) {

@@ -144,7 +144,7 @@ mod tests {
         let mut t = 1;
         let mut p = 3;
         while n > 1 {
-            while n % p == 0 {
+            while n.is_multiple_of(p) {
                 t *= legendre(a, p);
                 n /= p;
             }

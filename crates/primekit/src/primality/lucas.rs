@@ -76,7 +76,7 @@ pub fn selfridge_method_a(n: &BigUint, opts: SearchOptions) -> Result<Selfridge,
         tries += 1;
         let j = if opts.binary_jacobi { jacobi_binary(&BigInt::from(d), n) } else { jacobi_small(d, &limbs) };
         // n | D (only for tiny n) says nothing about n: move on to the next D.
-        let n_divides_d = small_n.is_some_and(|m| d.unsigned_abs() % m == 0);
+        let n_divides_d = small_n.is_some_and(|m| d.unsigned_abs().is_multiple_of(m));
         if j == 0 && !n_divides_d {
             return Err(NoParams::Factor);
         }
@@ -110,7 +110,7 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
 fn small_inverse_mod(q: i64, n: &BigUint) -> BigUint {
     let qa = q.unsigned_abs();
     let r = (n % qa).iter_u64_digits().next().unwrap_or(0);
-    let k = (0..qa).find(|&k| ((k as u128 * r as u128 + 1) % qa as u128) == 0).expect("gcd(n, q) = 1");
+    let k = (0..qa).find(|&k| (k as u128 * r as u128 + 1).is_multiple_of(qa as u128)).expect("gcd(n, q) = 1");
     let inv = (n * k + 1u8) / qa;
     if q < 0 {
         (n - inv) % n

@@ -61,7 +61,7 @@ impl Lanes {
 impl MillerRabin {
     /// Precomputation for odd `n >= 5` on the process kernel.
     pub fn new(n: &BigUint) -> Result<Self, Error> {
-        Self::with_context(n, |n| MontContext::new(n))
+        Self::with_context(n, MontContext::new)
     }
 
     /// [`Self::new`] on a chosen kernel (tests compare kernels).

@@ -38,7 +38,7 @@ impl StepInverses {
                 Some(k) => {
                     let mut x = 1u32;
                     for _ in 0..k {
-                        x = if x % 2 == 0 { x / 2 } else { ((x as u64 + l as u64) / 2) as u32 };
+                        x = if x.is_multiple_of(2) { x / 2 } else { ((x as u64 + l as u64) / 2) as u32 };
                     }
                     x % l
                 }
@@ -90,7 +90,7 @@ impl<'a> SegmentSieve<'a> {
     /// (`seg_len` a multiple of 64 dividing `window`), with the step's inverses modulo
     /// `primes` (as for [`SegmentSieve::new`]) from [`StepInverses::new`].
     pub fn with_inverses(c0: &[Limb], inverses: &StepInverses, primes: &'a [u32], safe: bool, seg_len: usize, window: usize) -> Self {
-        assert!(seg_len % 64 == 0 && seg_len > 0 && window % seg_len == 0 && window <= 1 << 30);
+        assert!(seg_len.is_multiple_of(64) && seg_len > 0 && window.is_multiple_of(seg_len) && window <= 1 << 30);
         assert_eq!(inverses.inv.len(), primes.len());
         let mut r = Vec::new();
         residues(c0, primes, &mut r);

@@ -37,10 +37,10 @@ pub fn mont_mul(out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], m0inv: Lim
     assert!(a.len() == n && b.len() == n && out.len() == n && t.len() >= n + 2);
     let t = &mut t[..n + 2];
     t.fill(0);
-    for i in 0..n {
+    for &ai in a {
         let mut c = 0;
         for j in 0..n {
-            (t[j], c) = mac(t[j], a[i], b[j], c);
+            (t[j], c) = mac(t[j], ai, b[j], c);
         }
         let (s, c1) = t[n].overflowing_add(c);
         t[n] = s;

@@ -14,7 +14,7 @@ pub struct Mont64 {
 impl Mont64 {
     /// Context for odd `m >= 3`.
     pub fn new(m: u64) -> Option<Mont64> {
-        if m < 3 || m % 2 == 0 {
+        if m < 3 || m.is_multiple_of(2) {
             return None;
         }
         let r = ((1u128 << 64) % m as u128) as u64;
@@ -38,6 +38,7 @@ impl Mont64 {
     }
 
     /// Montgomery form of `a` (any u64).
+    #[allow(clippy::wrong_self_convention)] // `to_mont` converts `a`, not the context
     pub fn to_mont(&self, a: u64) -> u64 {
         self.mul(a % self.m, self.r2)
     }

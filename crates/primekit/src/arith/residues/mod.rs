@@ -47,7 +47,7 @@ impl ResidueTable {
     /// one (as the oracle): production sieves use word division there.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub fn new(moduli: &[u64]) -> Option<Self> {
-        if moduli.iter().any(|&m| m % 2 == 0 || m < 3 || m >= MAX_MODULUS) {
+        if moduli.iter().any(|&m| m % 2 == 0 || !(3..MAX_MODULUS).contains(&m)) {
             return None;
         }
         let padded = moduli.len().div_ceil(GROUP) * GROUP;
