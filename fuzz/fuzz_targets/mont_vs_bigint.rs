@@ -10,8 +10,8 @@ use libfuzzer_sys::fuzz_target;
 use num_bigint::BigUint;
 use primekit::hazmat::lanes::{SharedModulus, Timing};
 use primekit::hazmat::limbs::{from_limbs, to_limbs};
-use primekit::hazmat::mont::{pow_ct, pow_vartime};
 use primekit::hazmat::mont::pow2_vartime;
+use primekit::hazmat::mont::{pow_ct, pow_vartime};
 use primekit::hazmat::mont::{Kernel, MontContext};
 
 fuzz_target!(|data: &[u8]| {
@@ -64,7 +64,11 @@ fuzz_target!(|data: &[u8]| {
             }
             // Exponentiation: the outer lanes only (num-bigint's modpow dominates the run time).
             for k in [0, xs.len() - 1] {
-                assert_eq!(batch.eq_ct(&pw, &batch.target(&xs[k].modpow(&e, &m))) >> k & 1, 1, "lanes pow {kernel:?} {timing:?} lane {k} m={m}");
+                assert_eq!(
+                    batch.eq_ct(&pw, &batch.target(&xs[k].modpow(&e, &m))) >> k & 1,
+                    1,
+                    "lanes pow {kernel:?} {timing:?} lane {k} m={m}"
+                );
             }
         }
     }

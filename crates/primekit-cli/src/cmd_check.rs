@@ -68,9 +68,7 @@ impl Failure {
 fn read_capped(path: &Path) -> Result<Vec<u8>, Failure> {
     let file = std::fs::File::open(path).map_err(Failure::Io)?;
     let mut bytes = Vec::new();
-    file.take(MAX_INPUT_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(Failure::Io)?;
+    file.take(MAX_INPUT_BYTES as u64 + 1).read_to_end(&mut bytes).map_err(Failure::Io)?;
     Ok(bytes)
 }
 

@@ -79,7 +79,10 @@ pub fn run(a: Args) -> ExitCode {
     }
     if a.json {
         let file = a.out.as_ref().map(|p| p.display().to_string());
-        println!("{}", serde_json::json!({"command": "dhparam", "bits": a.bits, "g": 2, "p": p.to_string(), "file": file, "pem": if file.is_none() { Some(&pem) } else { None }}));
+        println!(
+            "{}",
+            serde_json::json!({"command": "dhparam", "bits": a.bits, "g": 2, "p": p.to_string(), "file": file, "pem": if file.is_none() { Some(&pem) } else { None }})
+        );
     }
     ExitCode::SUCCESS
 }

@@ -54,9 +54,7 @@ fn generate(cfg: &Config, count: usize) -> Result<Vec<BigUint>, primekit::Error>
             let n = per.min(count.saturating_sub(c * per));
             let mut g = Generator::new(cfg)?;
             let mut rng = os_rng()?;
-            (0..n)
-                .map(|_| g.generate_retrying(&mut rng).map(|o| o.prime))
-                .collect()
+            (0..n).map(|_| g.generate_retrying(&mut rng).map(|o| o.prime)).collect()
         })
         .collect();
     Ok(parts?.into_iter().flatten().collect())
@@ -89,14 +87,7 @@ pub fn run(a: Args) -> ExitCode {
             primes.len(),
             report.msb.p_value
         );
-        plot::histogram(
-            &a.out,
-            &title,
-            "most significant byte",
-            &report.msb.labels,
-            &report.msb.counts,
-            report.msb.band,
-        )?;
+        plot::histogram(&a.out, &title, "most significant byte", &report.msb.labels, &report.msb.counts, report.msb.band)?;
         Ok(json!({
             "op": "dist", "pga": cfg.pga.name(), "sieve": cfg.sieve.name(), "safe": a.safe, "bits": a.bits, "r": a.r, "L": l_used,
             "count": report.samples, "msb": fit_json(&report.msb),

@@ -5,8 +5,8 @@
 use clap::Args as ClapArgs;
 use num_bigint::BigUint;
 use primekit::hazmat::gen::{generate_prime_probed, generate_primes_probed, Probe};
-use primekit::{PrimeOptions, MAX_GEN_BITS};
 use primekit::Error;
+use primekit::{PrimeOptions, MAX_GEN_BITS};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -84,9 +84,24 @@ fn figures(out: &Path, sweep: &[Value], sweep_bits: &[u32], r_max: usize) -> Res
             x_label: "r (first r odd primes)".into(),
             y_label: "σ_r".into(),
             series: vec![
-                Series { name: "σ_r exact (eq. 2)".into(), points: (1..=2047).map(|r| (r as f64, s[r])).collect(), style: Style::Line, color: BLUE },
-                Series { name: "Mertens 1 - 2e^-γ/ln p_r (eq. 3)".into(), points: (8..=2047).map(|r| (r as f64, sigma_mertens(r))).collect(), style: Style::Dashed, color: ORANGE },
-                Series { name: "paper: σ_128 = 0.831, σ_2047 = 0.885".into(), points: vec![(128.0, 0.831), (2047.0, 0.885)], style: Style::Points, color: GREEN },
+                Series {
+                    name: "σ_r exact (eq. 2)".into(),
+                    points: (1..=2047).map(|r| (r as f64, s[r])).collect(),
+                    style: Style::Line,
+                    color: BLUE,
+                },
+                Series {
+                    name: "Mertens 1 - 2e^-γ/ln p_r (eq. 3)".into(),
+                    points: (8..=2047).map(|r| (r as f64, sigma_mertens(r))).collect(),
+                    style: Style::Dashed,
+                    color: ORANGE,
+                },
+                Series {
+                    name: "paper: σ_128 = 0.831, σ_2047 = 0.885".into(),
+                    points: vec![(128.0, 0.831), (2047.0, 0.885)],
+                    style: Style::Points,
+                    color: GREEN,
+                },
             ],
             hline: None,
             legend_low: true,
@@ -96,11 +111,31 @@ fn figures(out: &Path, sweep: &[Value], sweep_bits: &[u32], r_max: usize) -> Res
     // Figure 2: MRAC model at 1024 bits in units of C_MR, paper costs vs ours.
     let ours = costs_at(sweep, 1024);
     let paper = Costs::PAPER_1024;
-    let mut series = vec![Series { name: format!("paper costs (C_MR/C_TD = {:.0})", paper.c_mr / paper.c_td), points: model_curve(1024, 5, &paper, r_max, paper.c_mr), style: Style::Line, color: BLUE }];
+    let mut series = vec![Series {
+        name: format!("paper costs (C_MR/C_TD = {:.0})", paper.c_mr / paper.c_td),
+        points: model_curve(1024, 5, &paper, r_max, paper.c_mr),
+        style: Style::Line,
+        color: BLUE,
+    }];
     if let Some(c) = ours {
-        series.push(Series { name: format!("our costs (C_MR/C_TD = {:.0})", c.c_mr / c.c_td), points: model_curve(1024, 5, &c, r_max, c.c_mr), style: Style::Line, color: ORANGE });
+        series.push(Series {
+            name: format!("our costs (C_MR/C_TD = {:.0})", c.c_mr / c.c_td),
+            points: model_curve(1024, 5, &c, r_max, c.c_mr),
+            style: Style::Line,
+            color: ORANGE,
+        });
     }
-    render(&out.join("fig2_mrac_model_1024"), &Chart { title: "Figure 2: model cost of MRAC vs r, k = 1024".into(), x_label: "r".into(), y_label: "expected cost / C_MR".into(), series, hline: None, legend_low: false })?;
+    render(
+        &out.join("fig2_mrac_model_1024"),
+        &Chart {
+            title: "Figure 2: model cost of MRAC vs r, k = 1024".into(),
+            x_label: "r".into(),
+            y_label: "expected cost / C_MR".into(),
+            series,
+            hline: None,
+            legend_low: false,
+        },
+    )?;
     made.push("fig2_mrac_model_1024".into());
     // Figure 3: MR64 vs MRAC model at 1024 bits with our costs.
     if let Some(c) = ours {
@@ -137,9 +172,19 @@ fn figures(out: &Path, sweep: &[Value], sweep_bits: &[u32], r_max: usize) -> Res
                 y_label: "mean ms per input".into(),
                 series: vec![
                     Series { name: "MR64 measured".into(), points: m64, style: Style::Points, color: ORANGE },
-                    Series { name: "MR64 model (eq. 6, 8)".into(), points: model_curve(bits, 64, &c, r_max, 1.0), style: Style::Line, color: ORANGE },
+                    Series {
+                        name: "MR64 model (eq. 6, 8)".into(),
+                        points: model_curve(bits, 64, &c, r_max, 1.0),
+                        style: Style::Line,
+                        color: ORANGE,
+                    },
                     Series { name: "MRAC measured".into(), points: mac, style: Style::Points, color: BLUE },
-                    Series { name: format!("MRAC model (eq. 4, 6), t = {}", mrac_rounds(bits as u64)), points: model_curve(bits, mrac_rounds(bits as u64), &c, r_max, 1.0), style: Style::Line, color: BLUE },
+                    Series {
+                        name: format!("MRAC model (eq. 4, 6), t = {}", mrac_rounds(bits as u64)),
+                        points: model_curve(bits, mrac_rounds(bits as u64), &c, r_max, 1.0),
+                        style: Style::Line,
+                        color: BLUE,
+                    },
                 ],
                 hline: best.is_finite().then(|| (best, "MR64 minimum (measured)".to_string())),
                 legend_low: false,
@@ -155,7 +200,17 @@ fn lucas_table(recs: &[Value]) -> String {
     for v in recs.iter().filter(|v| v["op"] == "lucas_summary") {
         let r = &v["over_mr_round"];
         let f = |k: &str| r[k].as_f64().map(|x| format!("{x:.2}×")).unwrap_or("–".into());
-        let _ = writeln!(s, "| {} | {:.3} | {} | {} | {} | {} | {} |", v["bits"], v["mean_ms"].as_f64().unwrap_or(0.0), f("lucas"), f("strong_lucas"), f("nist_lucas"), f("bpsw"), r["strong_lucas_ms_vs_asic_45nm_0.90ms"].as_f64().map(|x| format!("{x:.2}")).unwrap_or("–".into()));
+        let _ = writeln!(
+            s,
+            "| {} | {:.3} | {} | {} | {} | {} | {} |",
+            v["bits"],
+            v["mean_ms"].as_f64().unwrap_or(0.0),
+            f("lucas"),
+            f("strong_lucas"),
+            f("nist_lucas"),
+            f("bpsw"),
+            r["strong_lucas_ms_vs_asic_45nm_0.90ms"].as_f64().map(|x| format!("{x:.2}")).unwrap_or("–".into())
+        );
     }
     s + "\nTargets: strong Lucas ≤ 2.0× and BPSW ≤ 3.2× one MR round (the Lucas part of Massimo & Paterson 2020: 17.04×).\n"
 }
@@ -163,7 +218,13 @@ fn lucas_table(recs: &[Value]) -> String {
 fn modmul_table(recs: &[Value]) -> String {
     let mut s = String::from("| prime | Montgomery/special, mul | Montgomery/special, sqr | Hamburg (2014) |\n|---|---|---|---|\n");
     for v in recs.iter().filter(|v| v["op"] == "modmul_ratio") {
-        let _ = writeln!(s, "| {} | {:.2} | {:.2} | ≈2 at 256 bits, 2–3 towards 512 |", v["prime"].as_str().unwrap_or(""), v["mul_ratio"].as_f64().unwrap_or(0.0), v["sqr_ratio"].as_f64().unwrap_or(0.0));
+        let _ = writeln!(
+            s,
+            "| {} | {:.2} | {:.2} | ≈2 at 256 bits, 2–3 towards 512 |",
+            v["prime"].as_str().unwrap_or(""),
+            v["mul_ratio"].as_f64().unwrap_or(0.0),
+            v["sqr_ratio"].as_f64().unwrap_or(0.0)
+        );
     }
     s
 }
@@ -173,12 +234,30 @@ fn report(a: &ReportArgs) -> Result<(), String> {
     crate::plots::init_font()?;
     let step = |s: &str| eprintln!("[report] {s}");
     step("Table 2 (bench suite)");
-    let t2 = suite::measure(&suite::Args { bits: vec![512, 1024, 2048], r: vec![0, 64, 128, 384, 2047], tests: ["mrac", "mr64", "mr128", "bpsw"].map(String::from).to_vec(), count: a.count, primes: Some(a.primes), jobs: a.jobs, shard: Shard::ALL, seed: a.seed })?;
+    let t2 = suite::measure(&suite::Args {
+        bits: vec![512, 1024, 2048],
+        r: vec![0, 64, 128, 384, 2047],
+        tests: ["mrac", "mr64", "mr128", "bpsw"].map(String::from).to_vec(),
+        count: a.count,
+        primes: Some(a.primes),
+        jobs: a.jobs,
+        shard: Shard::ALL,
+        seed: a.seed,
+    })?;
     write_jsonl(&a.out.join("table2.jsonl"), &t2)?;
     let t2md = suite::markdown(&t2);
     write(&a.out.join("table2.md"), &t2md)?;
     step("r sweeps for Figures 4-7");
-    let sweep = suite::measure(&suite::Args { bits: a.sweep_bits.clone(), r: a.sweep_r.clone(), tests: vec!["mrac".into(), "mr64".into()], count: a.count, primes: Some(a.primes), jobs: a.jobs, shard: Shard::ALL, seed: a.seed ^ 0x5eed })?;
+    let sweep = suite::measure(&suite::Args {
+        bits: a.sweep_bits.clone(),
+        r: a.sweep_r.clone(),
+        tests: vec!["mrac".into(), "mr64".into()],
+        count: a.count,
+        primes: Some(a.primes),
+        jobs: a.jobs,
+        shard: Shard::ALL,
+        seed: a.seed ^ 0x5eed,
+    })?;
     write_jsonl(&a.out.join("sweep.jsonl"), &sweep)?;
     step("Table 3 (bench adversarial)");
     let t3 = adversarial::measure(&adversarial::Args { bits: 1024, count: a.adversarial, jobs: a.jobs, shard: Shard::ALL, seed: a.seed })?;

@@ -81,7 +81,13 @@ impl<W: Write> Printer<W> {
     }
 }
 
-fn run_block<W: Write>(p: &mut Printer<W>, what: &str, first: usize, block: &[Result<String, ParseError>], pool: &rayon::ThreadPool) -> std::io::Result<()> {
+fn run_block<W: Write>(
+    p: &mut Printer<W>,
+    what: &str,
+    first: usize,
+    block: &[Result<String, ParseError>],
+    pool: &rayon::ThreadPool,
+) -> std::io::Result<()> {
     let outcomes: Vec<Outcome> = pool.install(|| block.par_iter().map(judge).collect());
     for (i, (input, o)) in block.iter().zip(outcomes).enumerate() {
         p.emit(what, first + i, input, o)?;

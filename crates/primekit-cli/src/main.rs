@@ -1,17 +1,17 @@
 //! `primekit`: the command-line front end. Each subcommand lives in its own module;
 //! this file only parses arguments and dispatches.
 
+pub mod bench;
 mod cmd_check;
 mod cmd_dhparam;
+mod cmd_dist;
 mod cmd_gen;
 mod cmd_nextprime;
-pub mod bench;
 mod cmd_report;
 mod cmd_test;
 mod numio;
-mod plots;
-mod cmd_dist;
 mod plot;
+mod plots;
 mod report_json;
 
 use clap::{Parser, Subcommand};

@@ -23,14 +23,7 @@ macro_rules! on_backend {
 }
 
 /// Bars of `counts` labelled `labels`, with horizontal lines at `band.0` and `band.1`.
-pub fn histogram(
-    path: &Path,
-    title: &str,
-    x_desc: &str,
-    labels: &[u32],
-    counts: &[u64],
-    band: (f64, f64),
-) -> Res {
+pub fn histogram(path: &Path, title: &str, x_desc: &str, labels: &[u32], counts: &[u64], band: (f64, f64)) -> Res {
     crate::plots::init_font()?;
     on_backend!(path, (1000, 480), |root| draw_histogram(root, title, x_desc, labels, counts, band))
 }
@@ -68,10 +61,7 @@ where
         .y_desc("count")
         .x_labels(16)
         .x_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => labels
-                .get(*i as usize)
-                .map(|l| format!("{l:#x}"))
-                .unwrap_or_default(),
+            SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => labels.get(*i as usize).map(|l| format!("{l:#x}")).unwrap_or_default(),
             SegmentValue::Last => String::new(),
         })
         .draw()?;
@@ -79,19 +69,10 @@ where
         let i = i as u32;
         let inside = (c as f64) >= band.0 && (c as f64) <= band.1;
         let color = if inside { BLUE.mix(0.6) } else { RED.mix(0.8) };
-        Rectangle::new(
-            [
-                (SegmentValue::Exact(i), ymin),
-                (SegmentValue::Exact(i + 1), c as f64),
-            ],
-            color.filled(),
-        )
+        Rectangle::new([(SegmentValue::Exact(i), ymin), (SegmentValue::Exact(i + 1), c as f64)], color.filled())
     }))?;
     for y in [band.0, band.1] {
-        chart.draw_series(LineSeries::new(
-            [(SegmentValue::Exact(0), y), (SegmentValue::Last, y)],
-            BLACK.stroke_width(2),
-        ))?;
+        chart.draw_series(LineSeries::new([(SegmentValue::Exact(0), y), (SegmentValue::Last, y)], BLACK.stroke_width(2)))?;
     }
     root.present()?;
     Ok(())
@@ -99,14 +80,7 @@ where
 
 /// A heatmap of `values[i][j]` (ms; `None` = not measured) over columns `xs` (r) and
 /// rows `ys` (L); darker is faster, each cell printed.
-pub fn heatmap(
-    path: &Path,
-    title: &str,
-    xs: &[u64],
-    ys: &[u64],
-    y_desc: &str,
-    values: &[Vec<Option<f64>>],
-) -> Res {
+pub fn heatmap(path: &Path, title: &str, xs: &[u64], ys: &[u64], y_desc: &str, values: &[Vec<Option<f64>>]) -> Res {
     crate::plots::init_font()?;
     let size = (160 + 90 * xs.len() as u32, 120 + 45 * ys.len() as u32);
     on_backend!(path, size, |root| draw_heatmap(root, title, xs, ys, y_desc, values))
@@ -126,11 +100,7 @@ where
     root.fill(&WHITE)?;
     let (nx, ny) = (xs.len() as u32, ys.len() as u32);
     let all: Vec<f64> = values.iter().flatten().flatten().copied().collect();
-    let (lo, hi) = all
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
-            (a.min(v), b.max(v))
-        });
+    let (lo, hi) = all.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 18))
         .margin(12)
@@ -138,10 +108,7 @@ where
         .y_label_area_size(70)
         .build_cartesian_2d((0..(nx - 1).max(1)).into_segmented(), (0..(ny - 1).max(1)).into_segmented())?; // nx × ny cells (a lone row or column gets a blank neighbour)
     let label = |v: &SegmentValue<u32>, axis: &[u64]| match v {
-        SegmentValue::CenterOf(i) => axis
-            .get(*i as usize)
-            .map(|x| x.to_string())
-            .unwrap_or_default(),
+        SegmentValue::CenterOf(i) => axis.get(*i as usize).map(|x| x.to_string()).unwrap_or_default(),
         _ => String::new(),
     };
     chart
@@ -157,21 +124,14 @@ where
     for (i, col) in values.iter().enumerate() {
         for (j, v) in col.iter().enumerate() {
             let (i, j) = (i as u32, j as u32);
-            let cell = [
-                (SegmentValue::Exact(i), SegmentValue::Exact(j)),
-                (SegmentValue::Exact(i + 1), SegmentValue::Exact(j + 1)),
-            ];
+            let cell = [(SegmentValue::Exact(i), SegmentValue::Exact(j)), (SegmentValue::Exact(i + 1), SegmentValue::Exact(j + 1))];
             let Some(v) = v else {
                 chart.draw_series([Rectangle::new(cell, RGBColor(230, 230, 230).filled())])?;
                 continue;
             };
             let f = if hi > lo { (v - lo) / (hi - lo) } else { 0.0 };
             // Dark blue (fast) to yellow (slow).
-            let c = RGBColor(
-                (40.0 + 215.0 * f) as u8,
-                (40.0 + 180.0 * f) as u8,
-                (140.0 - 100.0 * f) as u8,
-            );
+            let c = RGBColor((40.0 + 215.0 * f) as u8, (40.0 + 180.0 * f) as u8, (140.0 - 100.0 * f) as u8);
             chart.draw_series([Rectangle::new(cell, c.filled())])?;
             let text_color = if f < 0.5 { WHITE } else { BLACK };
             chart.draw_series([Text::new(

@@ -19,11 +19,8 @@ const BIN: &str = env!("CARGO_BIN_EXE_primekit");
 /// A fresh path under cargo's per-target temporary directory.
 fn tmp(name: &str) -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "check_cli-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
+    let dir =
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("check_cli-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }
@@ -44,11 +41,7 @@ fn primekit(cmd: &str, file: &PathBuf, json: bool) -> Output {
 }
 
 fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }
 
 /// Runs the audit, asserts the exit code, returns stdout+stderr.
@@ -66,11 +59,7 @@ fn json(cmd: &str, file: &PathBuf) -> Value {
 }
 
 fn have_openssl() -> bool {
-    let ok = Command::new("openssl")
-        .arg("version")
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
+    let ok = Command::new("openssl").arg("version").output().map(|o| o.status.success()).unwrap_or(false);
     if !ok {
         eprintln!("note: system `openssl` not found; skipping the cases and oracle checks that need it");
     }
@@ -91,23 +80,13 @@ fn openssl_accepts(args: &[&str], file: &PathBuf) -> bool {
 }
 
 fn openssl_check(args: &[&str], file: &PathBuf) -> Output {
-    Command::new("openssl")
-        .args(args)
-        .arg("-in")
-        .arg(file)
-        .output()
-        .unwrap()
+    Command::new("openssl").args(args).arg("-in").arg(file).output().unwrap()
 }
 
 /// Oracle: `openssl ARGS -in FILE` rejects the file, saying `reason`.
 fn assert_openssl_rejects(args: &[&str], file: &PathBuf, reason: &str) {
     let o = openssl_check(args, file);
-    assert!(
-        !o.status.success() && text(&o).contains(reason),
-        "{}: {}",
-        file.display(),
-        text(&o)
-    );
+    assert!(!o.status.success() && text(&o).contains(reason), "{}: {}", file.display(), text(&o));
 }
 
 #[test]
@@ -119,10 +98,7 @@ fn openssl_made_dh_parameters_pass() {
         ("ffdhe2048.pem", "genpkey -genparam -algorithm DH -pkeyopt group:ffdhe2048"),
         ("modp2048.pem", "genpkey -genparam -algorithm DH -pkeyopt group:modp_2048"),
         ("rfc5114.pem", "genpkey -genparam -algorithm DHX -pkeyopt dh_rfc5114:2"),
-        (
-            "dhx_generated.pem",
-            "genpkey -genparam -algorithm DHX -pkeyopt dh_paramgen_prime_len:2048 -pkeyopt dh_paramgen_subprime_len:224",
-        ),
+        ("dhx_generated.pem", "genpkey -genparam -algorithm DHX -pkeyopt dh_paramgen_prime_len:2048 -pkeyopt dh_paramgen_subprime_len:224"),
     ];
     for (name, args) in files {
         let f = openssl(name, &args.split_whitespace().collect::<Vec<_>>());
@@ -131,11 +107,7 @@ fn openssl_made_dh_parameters_pass() {
         let v = json("check-dh", &f);
         assert_eq!(v["ok"], true);
         assert_eq!(v["command"], "check-dh");
-        let expected_format = if name.starts_with("ff") || name.starts_with("modp") {
-            "pkcs3"
-        } else {
-            "x9.42"
-        };
+        let expected_format = if name.starts_with("ff") || name.starts_with("modp") { "pkcs3" } else { "x9.42" };
         assert_eq!(v["format"], expected_format, "{name}");
     }
 }
@@ -145,46 +117,23 @@ fn openssl_made_rsa_keys_pass_and_encrypted_or_non_rsa_are_refused() {
     if !have_openssl() {
         return;
     }
-    let pkcs8 = openssl(
-        "rsa8.pem",
-        &["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"],
-    );
+    let pkcs8 = openssl("rsa8.pem", &["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]);
     let in8 = pkcs8.to_str().unwrap();
     let pkcs1 = openssl("rsa1.pem", &["rsa", "-in", in8, "-traditional"]);
-    assert!(std::fs::read_to_string(&pkcs1)
-        .unwrap()
-        .starts_with("-----BEGIN RSA PRIVATE KEY-----"));
+    assert!(std::fs::read_to_string(&pkcs1).unwrap().starts_with("-----BEGIN RSA PRIVATE KEY-----"));
     for f in [&pkcs8, &pkcs1] {
         expect("check-rsa", f, 0);
     }
     assert_eq!(json("check-rsa", &pkcs1)["format"], "pkcs1");
     assert_eq!(json("check-rsa", &pkcs8)["format"], "pkcs8");
 
-    let enc8 = openssl(
-        "enc8.pem",
-        &[
-            "pkcs8",
-            "-topk8",
-            "-in",
-            in8,
-            "-v2",
-            "aes-256-cbc",
-            "-passout",
-            "pass:x",
-        ],
-    );
-    let enc1 = openssl(
-        "enc1.pem",
-        &["rsa", "-in", in8, "-traditional", "-aes256", "-passout", "pass:x"],
-    );
+    let enc8 = openssl("enc8.pem", &["pkcs8", "-topk8", "-in", in8, "-v2", "aes-256-cbc", "-passout", "pass:x"]);
+    let enc1 = openssl("enc1.pem", &["rsa", "-in", in8, "-traditional", "-aes256", "-passout", "pass:x"]);
     for f in [&enc8, &enc1] {
         let out = expect("check-rsa", f, 2);
         assert!(out.contains("encrypted keys are unsupported"), "{out}");
     }
-    let ec = openssl(
-        "ec.pem",
-        &["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"],
-    );
+    let ec = openssl("ec.pem", &["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"]);
     let out = expect("check-rsa", &ec, 2);
     assert!(out.contains("not an RSA key") && out.contains("EC"), "{out}");
     // An RSA key is not a DH parameter file.
@@ -200,36 +149,11 @@ fn crafted_bad_dh_files_fail_with_exit_1() {
     let gamapa = safety_in_numbers_composites();
     // (file, contents, our message, OpenSSL's reason for rejecting it)
     let cases = [
-        (
-            "composite_p.pem",
-            pkcs3(&(&modp * 3u32), &two),
-            "FAIL  p_prime: p is composite",
-            "p not prime",
-        ),
-        (
-            "gamapa19_p.pem",
-            pkcs3(&gamapa[0], &two),
-            "FAIL  p_prime: p is composite",
-            "p not prime",
-        ),
-        (
-            "composite_q.pem",
-            x942(&p, &g, &(&q * 2u32), None),
-            "FAIL  q_prime: q is composite",
-            "q not prime",
-        ),
-        (
-            "g_one.pem",
-            pkcs3(&modp, &BigUint::from(1u32)),
-            "FAIL  g_range",
-            "not suitable generator",
-        ),
-        (
-            "g_wrong_order.pem",
-            x942(&p, &two, &q, None),
-            "FAIL  g_order",
-            "not suitable generator",
-        ),
+        ("composite_p.pem", pkcs3(&(&modp * 3u32), &two), "FAIL  p_prime: p is composite", "p not prime"),
+        ("gamapa19_p.pem", pkcs3(&gamapa[0], &two), "FAIL  p_prime: p is composite", "p not prime"),
+        ("composite_q.pem", x942(&p, &g, &(&q * 2u32), None), "FAIL  q_prime: q is composite", "q not prime"),
+        ("g_one.pem", pkcs3(&modp, &BigUint::from(1u32)), "FAIL  g_range", "not suitable generator"),
+        ("g_wrong_order.pem", x942(&p, &two, &q, None), "FAIL  g_order", "not suitable generator"),
     ];
     let check_openssl = have_openssl();
     for (name, bytes, message, openssl_reason) in cases {
@@ -278,31 +202,15 @@ fn unreadable_or_malformed_input_exits_2() {
     let der = pem_rfc7468::decode_vec(&good).unwrap().1;
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
         ("truncated.pem", good[..good.len() / 2].to_vec(), "malformed PEM"),
-        (
-            "garbage_b64.pem",
-            b"-----BEGIN DH PARAMETERS-----\n%%%%not base64%%%%\n-----END DH PARAMETERS-----\n".to_vec(),
-            "malformed PEM",
-        ),
-        (
-            "wrong_label.pem",
-            pem("PUBLIC KEY", &der),
-            "wrong PEM label: found \"PUBLIC KEY\"",
-        ),
+        ("garbage_b64.pem", b"-----BEGIN DH PARAMETERS-----\n%%%%not base64%%%%\n-----END DH PARAMETERS-----\n".to_vec(), "malformed PEM"),
+        ("wrong_label.pem", pem("PUBLIC KEY", &der), "wrong PEM label: found \"PUBLIC KEY\""),
         ("bad_der.pem", pem("DH PARAMETERS", &der[..64]), "malformed DER"),
         ("binary.der", der.clone(), "not a PEM file"),
-        (
-            "encrypted.pem",
-            pem("ENCRYPTED PRIVATE KEY", &der),
-            "encrypted keys are unsupported",
-        ),
+        ("encrypted.pem", pem("ENCRYPTED PRIVATE KEY", &der), "encrypted keys are unsupported"),
     ];
     for (name, bytes, message) in cases {
         let f = write(name, &bytes);
-        let cmd = if name == "encrypted.pem" {
-            "check-rsa"
-        } else {
-            "check-dh"
-        };
+        let cmd = if name == "encrypted.pem" { "check-rsa" } else { "check-dh" };
         let out = expect(cmd, &f, 2);
         assert!(out.contains(message), "{name}: {out}");
         let v = json(cmd, &f);

@@ -55,7 +55,8 @@ fn next_and_prev() {
         assert!(verdicts[0] && verdicts[1..].iter().all(|v| !v), "{t}");
     }
     let out = primekit(&["next", "18446744073709551557"]); // largest 64-bit prime
-    assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), "18446744073709551629"); // 2^64 + 13
+    assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), "18446744073709551629");
+    // 2^64 + 13
 }
 
 #[test]

@@ -104,7 +104,9 @@ pub fn expected_rounds_no_td(bits: u64, t: u32) -> f64 {
 
 /// The r minimising [`cost_random_odd`] over `0..=r_max`.
 pub fn optimal_r(bits: u64, t: u32, lucas: bool, c: &Costs, r_max: usize) -> usize {
-    (0..=r_max.min(MAX_R)).min_by(|&a, &b| cost_random_odd(bits, a, t, lucas, c).total_cmp(&cost_random_odd(bits, b, t, lucas, c))).unwrap_or(0)
+    (0..=r_max.min(MAX_R))
+        .min_by(|&a, &b| cost_random_odd(bits, a, t, lucas, c).total_cmp(&cost_random_odd(bits, b, t, lucas, c)))
+        .unwrap_or(0)
 }
 
 #[cfg(test)]

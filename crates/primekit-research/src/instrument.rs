@@ -1,9 +1,9 @@
 //! What every research test reports besides its verdict: which stage decided and how
 //! many Miller-Rabin rounds ran (Massimo & Paterson 2020, §3 and Table 3, count rounds per input).
 
+use num_bigint::BigUint;
 use primekit::hazmat::primality::is_prime_u64;
 use primekit::hazmat::sieve::TrialDivision;
-use num_bigint::BigUint;
 
 /// The stage that settled the answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -65,7 +65,11 @@ pub fn prefilter(n: &BigUint, r: usize) -> Option<Outcome> {
         // n < 8 or even: exact.
         let small = n.iter_u64_digits().next().unwrap_or(0);
         if n.bits() <= 3 {
-            return Some(if is_prime_u64(small) { Outcome { prime: true, stage: Stage::Trivial, mr_rounds: 0 } } else { Outcome::composite(Stage::Trivial, 0) });
+            return Some(if is_prime_u64(small) {
+                Outcome { prime: true, stage: Stage::Trivial, mr_rounds: 0 }
+            } else {
+                Outcome::composite(Stage::Trivial, 0)
+            });
         }
         return Some(Outcome::composite(Stage::Trivial, 0));
     }

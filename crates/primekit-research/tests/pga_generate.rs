@@ -8,20 +8,8 @@ use rand_chacha::rand_core::{OsRng, SeedableRng};
 
 fn config(pga: Pga, sieve: SieveKind, safe: bool, bits: u32) -> Config {
     // Dirichlet: m_r must leave room for z in the k-bit interval.
-    let r = if sieve == SieveKind::Dirichlet {
-        20
-    } else {
-        64
-    };
-    Config {
-        pga,
-        sieve,
-        safe,
-        bits,
-        r,
-        l: 2000,
-        gamma: 64.0,
-    }
+    let r = if sieve == SieveKind::Dirichlet { 20 } else { 64 };
+    Config { pga, sieve, safe, bits, r, l: 2000, gamma: 64.0 }
 }
 
 fn generate_all(bits: u32, safe: bool, per_combo: usize) -> Vec<(Config, BigUint)> {
@@ -37,10 +25,7 @@ fn generate_all(bits: u32, safe: bool, per_combo: usize) -> Vec<(Config, BigUint
                 assert!(p.bit(bits as u64 - 2), "second-highest bit clear: {cfg:?}");
                 assert!(primekit::is_prime(&p), "{cfg:?}: {p} composite");
                 if safe {
-                    assert!(
-                        primekit::is_prime(&(&p >> 1u32)),
-                        "{cfg:?}: (p-1)/2 composite for {p}"
-                    );
+                    assert!(primekit::is_prime(&(&p >> 1u32)), "{cfg:?}: (p-1)/2 composite for {p}");
                 }
                 out.push((cfg.clone(), p));
             }
@@ -64,10 +49,7 @@ fn nine_combinations_generate_safe_primes() {
 /// `openssl prime` as an oracle independent of our arithmetic.
 #[test]
 fn openssl_cli_agrees() {
-    let Ok(out) = std::process::Command::new("openssl")
-        .arg("version")
-        .output()
-    else {
+    let Ok(out) = std::process::Command::new("openssl").arg("version").output() else {
         eprintln!("system openssl CLI not found; oracle skipped");
         return;
     };
@@ -80,73 +62,33 @@ fn openssl_cli_agrees() {
             numbers.push(p >> 1u32);
         }
         for n in numbers {
-            let out = std::process::Command::new("openssl")
-                .arg("prime")
-                .arg(n.to_string())
-                .output()
-                .unwrap();
+            let out = std::process::Command::new("openssl").arg("prime").arg(n.to_string()).output().unwrap();
             let text = String::from_utf8_lossy(&out.stdout);
-            assert!(
-                text.trim_end().ends_with("is prime") && !text.contains("not"),
-                "{cfg:?}: openssl says {text}"
-            );
+            assert!(text.trim_end().ends_with("is prime") && !text.contains("not"), "{cfg:?}: openssl says {text}");
         }
     }
     // And the oracle can say no.
-    let out = std::process::Command::new("openssl")
-        .arg("prime")
-        .arg((&primes[0].1 * 3u8).to_string())
-        .output()
-        .unwrap();
+    let out = std::process::Command::new("openssl").arg("prime").arg((&primes[0].1 * 3u8).to_string()).output().unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("not prime"));
 }
 
 #[test]
 fn bad_configurations_are_errors() {
     let ok = config(Pga::Nss, SieveKind::Nss, false, 256);
-    assert!(Generator::new(&Config {
-        bits: 16,
-        ..ok.clone()
-    })
-    .is_err());
+    assert!(Generator::new(&Config { bits: 16, ..ok.clone() }).is_err());
     assert!(Generator::new(&Config { r: 0, ..ok.clone() }).is_err());
-    assert!(Generator::new(&Config {
-        r: 100_000,
-        ..ok.clone()
-    })
-    .is_err());
+    assert!(Generator::new(&Config { r: 100_000, ..ok.clone() }).is_err());
     assert!(Generator::new(&Config { l: 0, ..ok.clone() }).is_err());
-    assert!(Generator::new(&Config {
-        gamma: 0.0,
-        ..ok.clone()
-    })
-    .is_err());
-    assert!(
-        Generator::new(&Config {
-            sieve: SieveKind::Dirichlet,
-            r: 60,
-            ..ok.clone()
-        })
-        .is_err(),
-        "m_r wider than k"
-    );
+    assert!(Generator::new(&Config { gamma: 0.0, ..ok.clone() }).is_err());
+    assert!(Generator::new(&Config { sieve: SieveKind::Dirichlet, r: 60, ..ok.clone() }).is_err(), "m_r wider than k");
     assert!(Pga::parse("foo").is_err() && SieveKind::parse("bar").is_err());
 }
 
 #[test]
 fn derived_parameters_are_used() {
-    let g = Generator::new(&Config {
-        pga: Pga::Natural,
-        ..config(Pga::Natural, SieveKind::Nss, false, 1024)
-    })
-    .unwrap();
+    let g = Generator::new(&Config { pga: Pga::Natural, ..config(Pga::Natural, SieveKind::Nss, false, 1024) }).unwrap();
     // Natural + NSS sieve: the array is raised to eq. 3.8's minimum.
     assert!(g.config().l >= primekit_research::pga::params::natural_min_l(1024, 64.0));
-    let g = Generator::new(&Config {
-        gamma: 128.0,
-        l: 700,
-        ..config(Pga::Nss, SieveKind::Openssl, false, 1024)
-    })
-    .unwrap();
+    let g = Generator::new(&Config { gamma: 128.0, l: 700, ..config(Pga::Nss, SieveKind::Openssl, false, 1024) }).unwrap();
     assert_eq!((g.derived().t, g.derived().u), (7, Some(90)));
 }

@@ -33,7 +33,8 @@ fn corpus() -> Vec<Row> {
         .collect()
 }
 
-const STRONG_TAGS: [&str; 2] = ["STRONG_LUCAS: Strong Lucas pseudoprimes (OEIS:A217255)", "Small strong Lucas (is_strong_lucas_pseudoprime)"];
+const STRONG_TAGS: [&str; 2] =
+    ["STRONG_LUCAS: Strong Lucas pseudoprimes (OEIS:A217255)", "Small strong Lucas (is_strong_lucas_pseudoprime)"];
 const LUCAS_TAGS: [&str; 3] = ["LUCAS: Lucas pseudoprimes (OEIS:A217120)", "Small Lucas (is_lucas_pseudoprime)", "with is_lucas_prp(n)"];
 
 fn tagged(rows: &[Row], tags: &[&str]) -> BTreeSet<BigUint> {
@@ -129,11 +130,13 @@ fn strong_lucas_pseudoprimes_below_100000_are_exactly_a217255() {
     // the OEIS A217255 terms below 10^5 (Baillie-Wagstaff; sequence data).
     let a217255: Vec<u64> = vec![5459, 5777, 10877, 16109, 18971, 22499, 24569, 25199, 40309, 58519, 75077, 97439];
     let small_prime = |n: u64| primekit::hazmat::primality::is_prime_u64(n);
-    let found: Vec<u64> = (9u64..100_000).step_by(2).filter(|&n| !small_prime(n) && run(TestKind::StrongLucas, &BigUint::from(n), 0)).collect();
+    let found: Vec<u64> =
+        (9u64..100_000).step_by(2).filter(|&n| !small_prime(n) && run(TestKind::StrongLucas, &BigUint::from(n), 0)).collect();
     assert_eq!(found, a217255);
     // The corpus list agrees below 10^5.
     let strong = tagged(&corpus(), &STRONG_TAGS);
-    let listed: Vec<u64> = strong.iter().filter(|n| n.bits() <= 17 && **n < BigUint::from(100_000u32)).map(|n| n.to_u64_digits()[0]).collect();
+    let listed: Vec<u64> =
+        strong.iter().filter(|n| n.bits() <= 17 && **n < BigUint::from(100_000u32)).map(|n| n.to_u64_digits()[0]).collect();
     assert_eq!(listed, a217255);
 }
 

@@ -39,10 +39,10 @@ pub mod limbs {
 
 /// Single Miller-Rabin rounds, the exact test below 2^64, Lucas ladders.
 pub mod primality {
-    pub use crate::primality::{is_prime_with_rng, mr_rounds, trial_division_primes, MAX_INPUT_BITS};
     pub use crate::primality::lucas::{selfridge_method_a, LucasLadder, NoParams, SearchOptions, Selfridge};
     pub use crate::primality::square::{isqrt, isqrt_rem_binary};
     pub use crate::primality::{is_prime_u64, MillerRabin};
+    pub use crate::primality::{is_prime_with_rng, mr_rounds, trial_division_primes, MAX_INPUT_BITS};
 }
 
 /// Trial division, prime lists and the generators' segment sieve.
@@ -50,8 +50,8 @@ pub mod sieve {
     pub use crate::sieve::groups::{word_groups, WordGroup};
     pub use crate::sieve::residues::residues;
     pub use crate::sieve::segment::{survivors, SegmentSieve, StepInverses};
-    pub use crate::sieve::{first_odd_primes, odd_primes_below_2_22, odd_primes_below_2_26};
     pub use crate::sieve::small_primes::SMALL_ODD_PRIMES;
+    pub use crate::sieve::{first_odd_primes, odd_primes_below_2_22, odd_primes_below_2_26};
     pub use crate::sieve::{odd_prime, trial_divide_vartime, TrialDivision, NUM_SMALL_ODD_PRIMES};
 }
 
@@ -59,7 +59,9 @@ pub mod sieve {
 pub mod gen {
     pub use crate::gen::candidate::{fermat_base_two_ct, fermat_base_two_scalar_ct};
     pub use crate::gen::generate_prime_with_rng;
-    pub use crate::gen::tuning::{default_sieve_primes, generate_prime_probed, generate_primes_probed, generate_with_sieve_primes, max_sieve_primes, warm_up, Probe};
+    pub use crate::gen::tuning::{
+        default_sieve_primes, generate_prime_probed, generate_primes_probed, generate_with_sieve_primes, max_sieve_primes, warm_up, Probe,
+    };
 }
 
 /// The crate's randomness: the OS-seeded ChaCha20 generator and uniform sampling.

@@ -41,6 +41,9 @@ mod random;
 mod sieve;
 
 pub use error::Error;
-pub use gen::{generate_prime, generate_prime_with, generate_primes, generate_safe_prime, next_prime, prev_prime, LowerBound, PrimeOptions, MAX_GEN_BITS};
-pub use primality::{is_prime, try_is_prime, MAX_INPUT_BITS};
+pub use gen::{
+    generate_prime, generate_prime_with, generate_primes, generate_safe_prime, next_prime, prev_prime, LowerBound, PrimeOptions,
+    MAX_GEN_BITS,
+};
 pub use num_bigint::BigUint;
+pub use primality::{is_prime, try_is_prime, MAX_INPUT_BITS};

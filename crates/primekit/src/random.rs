@@ -6,8 +6,8 @@
 
 use crate::Error;
 use num_bigint::BigUint;
-use rand_chacha::ChaCha20Rng;
 use num_traits::Zero;
+use rand_chacha::ChaCha20Rng;
 use rand_core::{CryptoRngCore, OsRng, SeedableRng};
 
 /// Draws [`uniform_below`] makes before declaring the generator broken. Each draw is

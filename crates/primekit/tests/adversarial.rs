@@ -134,10 +134,10 @@ fn composites_passing_many_fixed_bases() {
     let mut fooled = Vec::new();
     for (n, note) in &listed {
         let want = match n.to_string().len() {
-            46 => 10,   // 2 ..= 29
-            337 => 46,  // every prime < 200
-            397 => 62,  // every prime < 307
-            _ => 100,   // 2 ..= 541 (2315-bit Prime and Prejudice number)
+            46 => 10,  // 2 ..= 29
+            337 => 46, // every prime < 200
+            397 => 62, // every prime < 307
+            _ => 100,  // 2 ..= 541 (2315-bit Prime and Prejudice number)
         };
         let passed = leading_prime_bases_passed(n, want + 1);
         assert!(passed >= want, "{} digits: passes only {passed} prime bases ({note})", n.to_string().len());
@@ -249,7 +249,7 @@ fn powers_of_primes() {
     let primes: Vec<BigUint> = vec![
         BigUint::from(3u8),
         BigUint::from(65537u32),
-        BigUint::from(4294967311u64),          // least prime > 2^32: its square just exceeds 2^64
+        BigUint::from(4294967311u64),           // least prime > 2^32: its square just exceeds 2^64
         BigUint::from(18446744073709551557u64), // largest prime < 2^64
         (BigUint::one() << 127u32) - 1u8,
         (BigUint::one() << 255u32) - 19u8,

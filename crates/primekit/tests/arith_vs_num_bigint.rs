@@ -150,11 +150,18 @@ fn fixed_sizes_edges() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(0x5eed_f17e);
     for n in [7u64, 8, 9, 16, 24, 32, 48, 64] {
         let top = BigUint::one() << (64 * n);
-        let moduli = [&top - 1u32, &top - 3u32, &top - 0x1_0000_0001u64, (BigUint::one() << (64 * n - 1)) + 1u32, rand_odd(&mut rng, 64 * n)];
+        let moduli =
+            [&top - 1u32, &top - 3u32, &top - 0x1_0000_0001u64, (BigUint::one() << (64 * n - 1)) + 1u32, rand_odd(&mut rng, 64 * n)];
         for m in &moduli {
             let r = rng.gen_biguint_below(m);
             let e = rng.gen_biguint(if n <= 16 { 64 * n } else { 96 });
-            let pairs = [(m - 1u32, m - 1u32), (BigUint::zero(), m - 1u32), (BigUint::one(), m - 1u32), (r.clone(), m - 1u32), (r.clone(), rng.gen_biguint_below(m))];
+            let pairs = [
+                (m - 1u32, m - 1u32),
+                (BigUint::zero(), m - 1u32),
+                (BigUint::one(), m - 1u32),
+                (r.clone(), m - 1u32),
+                (r.clone(), rng.gen_biguint_below(m)),
+            ];
             for (a, b) in &pairs {
                 check_all(m, a, b, &e);
             }

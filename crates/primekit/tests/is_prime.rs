@@ -4,8 +4,8 @@
 use num_bigint::{BigUint, RandBigInt};
 use num_traits::One;
 use primekit::hazmat::limbs::to_limbs;
-use primekit::hazmat::primality::MillerRabin;
 use primekit::hazmat::primality::is_prime_with_rng;
+use primekit::hazmat::primality::MillerRabin;
 use primekit::{is_prime, try_is_prime, Error};
 use rand::SeedableRng;
 

@@ -63,10 +63,7 @@ fn safety_in_numbers_composites_fail_as_p() {
         assert_eq!(status(&r, "p_prime"), Status::Fail, "{p}");
         assert!(!r.ok());
     }
-    assert!(
-        composites.len() >= 3,
-        "expected the 1024-bit GaMaPa19 composites in the corpus"
-    );
+    assert!(composites.len() >= 3, "expected the 1024-bit GaMaPa19 composites in the corpus");
 }
 
 #[test]
@@ -128,10 +125,7 @@ fn generator_of_full_safe_prime_group_warns() {
     let p = hex(MODP2048_P);
     let q = (&p - 1u32) >> 1;
     // Smallest g > 2 with g^q = -1 (a quadratic non-residue), found with num-bigint.
-    let g = (3u32..)
-        .map(BigUint::from)
-        .find(|g| g.modpow(&q, &p) == &p - 1u32)
-        .unwrap();
+    let g = (3u32..).map(BigUint::from).find(|g| g.modpow(&q, &p) == &p - 1u32).unwrap();
     let r = check_dh_pem(&pkcs3(&p, &g)).unwrap();
     assert_eq!(status(&r, "g_order"), Status::Warn);
     assert!(r.ok(), "a warning alone does not fail the report");
@@ -155,10 +149,7 @@ fn malformed_dh_input_is_an_error_not_a_report() {
     assert!(matches!(check_dh_pem(cut), Err(InputError::Pem(m)) if m.contains("truncated")));
     // Valid PEM around truncated DER.
     let der = pem_rfc7468::decode_vec(&good).unwrap().1;
-    assert!(matches!(
-        check_dh_pem(&pem("DH PARAMETERS", &der[..100])),
-        Err(InputError::Der(_))
-    ));
+    assert!(matches!(check_dh_pem(&pem("DH PARAMETERS", &der[..100])), Err(InputError::Der(_))));
     // Garbage base64.
     let garbage = b"-----BEGIN DH PARAMETERS-----\nMIIB!!!not*base64@@\n-----END DH PARAMETERS-----\n";
     assert!(matches!(check_dh_pem(garbage), Err(InputError::Pem(_))));
@@ -170,10 +161,7 @@ fn malformed_dh_input_is_an_error_not_a_report() {
     assert!(matches!(check_dh_pem(&der), Err(InputError::NotPem(_))));
     assert!(matches!(check_dh_pem(b""), Err(InputError::NotPem(_))));
     // An X9.42 label over PKCS#3 content (q missing).
-    assert!(matches!(
-        check_dh_pem(&pem("X9.42 DH PARAMETERS", &der)),
-        Err(InputError::Der(_))
-    ));
+    assert!(matches!(check_dh_pem(&pem("X9.42 DH PARAMETERS", &der)), Err(InputError::Der(_))));
 }
 
 #[test]
@@ -183,16 +171,8 @@ fn negative_p_is_malformed() {
         p: Int,
         g: Int,
     }
-    let der = SignedParams {
-        p: Int::new(&[0x80, 1]).unwrap(),
-        g: Int::new(&[2]).unwrap(),
-    }
-    .to_der()
-    .unwrap();
-    assert!(matches!(
-        check_dh_pem(&pem("DH PARAMETERS", &der)),
-        Err(InputError::Der(_))
-    ));
+    let der = SignedParams { p: Int::new(&[0x80, 1]).unwrap(), g: Int::new(&[2]).unwrap() }.to_der().unwrap();
+    assert!(matches!(check_dh_pem(&pem("DH PARAMETERS", &der)), Err(InputError::Der(_))));
 }
 
 #[test]
@@ -223,18 +203,7 @@ fn consistent_rsa_key_passes_in_pkcs1_and_pkcs8() {
     let names: Vec<_> = r.checks.iter().map(|c| c.name).collect();
     assert_eq!(
         names,
-        [
-            "n_size",
-            "p_prime",
-            "q_prime",
-            "n_equals_pq",
-            "pq_distance",
-            "e_valid",
-            "ed_inverse",
-            "dp_crt",
-            "dq_crt",
-            "qinv_crt"
-        ]
+        ["n_size", "p_prime", "q_prime", "n_equals_pq", "pq_distance", "e_valid", "ed_inverse", "dp_crt", "dq_crt", "qinv_crt"]
     );
     assert!(r.checks.iter().all(|c| c.status == Status::Pass), "{}", r.to_text());
     let r = check_rsa_pem(&pkcs8_pem(&k, "1.2.840.113549.1.1.1")).unwrap();
@@ -297,13 +266,7 @@ fn composite_factor_and_close_factors_fail() {
     assert_eq!(status(&r, "q_prime"), Status::Pass);
     // p = q: n = p^2 falls to Fermat (and to a square root).
     let p = mersenne(607);
-    let r = check_rsa_pem(&pkcs1_pem(&rsa_key_with_d(
-        p.clone(),
-        p.clone(),
-        65537u32.into(),
-        BigUint::one(),
-    )))
-    .unwrap();
+    let r = check_rsa_pem(&pkcs1_pem(&rsa_key_with_d(p.clone(), p.clone(), 65537u32.into(), BigUint::one()))).unwrap();
     assert_eq!(status(&r, "pq_distance"), Status::Fail);
 }
 
@@ -326,32 +289,19 @@ fn unsupported_and_malformed_rsa_inputs() {
     let k = good_key();
     // Encrypted PKCS#8 (content irrelevant: refused by label).
     let e = check_rsa_pem(&pem("ENCRYPTED PRIVATE KEY", &rsa_der(&k))).unwrap_err();
-    assert!(
-        matches!(e, InputError::Unsupported(_)) && e.to_string().contains("encrypted keys are unsupported"),
-        "{e}"
-    );
+    assert!(matches!(e, InputError::Unsupported(_)) && e.to_string().contains("encrypted keys are unsupported"), "{e}");
     // Legacy encrypted PKCS#1.
     let body = String::from_utf8(pkcs1_pem(&k)).unwrap();
-    let legacy = body.replacen(
-        '\n',
-        "\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-256-CBC,00112233445566778899AABBCCDDEEFF\n\n",
-        1,
-    );
+    let legacy = body.replacen('\n', "\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-256-CBC,00112233445566778899AABBCCDDEEFF\n\n", 1);
     let e = check_rsa_pem(legacy.as_bytes()).unwrap_err();
     assert!(e.to_string().contains("encrypted keys are unsupported"), "{e}");
     // PKCS#8 with a non-RSA algorithm (Ed25519).
     let e = check_rsa_pem(&pkcs8_pem(&k, "1.3.101.112")).unwrap_err();
-    assert!(
-        matches!(e, InputError::Unsupported(_)) && e.to_string().contains("Ed25519"),
-        "{e}"
-    );
+    assert!(matches!(e, InputError::Unsupported(_)) && e.to_string().contains("Ed25519"), "{e}");
     // A DH file given to the RSA audit, and the reverse.
     let dh = pkcs3(&hex(MODP2048_P), &BigUint::from(2u32));
     assert!(matches!(check_rsa_pem(&dh), Err(InputError::WrongLabel { .. })));
-    assert!(matches!(
-        check_dh_pem(&pkcs1_pem(&k)),
-        Err(InputError::WrongLabel { .. })
-    ));
+    assert!(matches!(check_dh_pem(&pkcs1_pem(&k)), Err(InputError::WrongLabel { .. })));
     // Truncated key.
     let cut = &pkcs1_pem(&k)[..300];
     assert!(matches!(check_rsa_pem(cut), Err(InputError::Pem(_))));
@@ -394,10 +344,7 @@ fn mutation_bases() -> Vec<(bool, Vec<u8>)> {
     let p = mersenne(521);
     vec![
         (true, pkcs3(&p, &BigUint::from(3u32))),
-        (
-            true,
-            x942(&p, &BigUint::from(3u32), &mersenne(127), Some(&BigUint::from(5u32))),
-        ),
+        (true, x942(&p, &BigUint::from(3u32), &mersenne(127), Some(&BigUint::from(5u32)))),
         (false, pkcs1_pem(&good_key())),
         (false, pkcs8_pem(&good_key(), "1.2.840.113549.1.1.1")),
     ]

@@ -91,9 +91,9 @@ fn inputs_decided_without_randomness_never_touch_it() {
     let cases: [(BigUint, bool); 6] = [
         (BigUint::from(18446744073709551557u64), true), // exact below 2^64
         (BigUint::from(3825123056546413051u64), false),
-        (BigUint::one() << 200u32, false),                 // even
-        (mersenne(127) * 3u8, false),                      // small factor
-        (mersenne(127) * mersenne(89), false),             // base-2 witness
+        (BigUint::one() << 200u32, false),     // even
+        (mersenne(127) * 3u8, false),          // small factor
+        (mersenne(127) * mersenne(89), false), // base-2 witness
         (BigUint::from(1u8), false),
     ];
     for (n, want) in cases {

@@ -26,9 +26,9 @@
 //! Outside valgrind the client requests do nothing and the binary only checks results.
 
 use num_bigint::BigUint;
+use primekit::hazmat::gen::fermat_base_two_ct;
 use primekit::hazmat::lanes::FermatBatch;
 use primekit::hazmat::limbs::{from_limbs, Limb};
-use primekit::hazmat::gen::fermat_base_two_ct;
 use primekit::hazmat::mont::{pow_ct, pow_vartime};
 use primekit::hazmat::mont::{Kernel, MontContext};
 use primekit::hazmat::primality::MillerRabin;
@@ -245,7 +245,10 @@ fn main() {
             let passed = miller_rabin_passes_ct(false);
             assert_eq!(passed, 1, "the prime passes, the composite does not");
             let lanes = fermat_base_two(&mut v);
-            println!("ctgrind ct: checked fermat_base_two_ct (secret 1024-bit candidates); 8-lane IFMA Fermat {}", if lanes { "checked" } else { "NOT checked (no AVX-512 IFMA on this (virtual) CPU)" });
+            println!(
+                "ctgrind ct: checked fermat_base_two_ct (secret 1024-bit candidates); 8-lane IFMA Fermat {}",
+                if lanes { "checked" } else { "NOT checked (no AVX-512 IFMA on this (virtual) CPU)" }
+            );
             println!("ctgrind ct: checked kernels {kernels:?}: MontContext::{{to_mont, mul, sqr, from_mont}}, pow_ct (1024-bit secret modulus, base, exponent); MillerRabin::passes_ct (secret n except top and low byte, secret base)");
         }
         "leaky-control" => {

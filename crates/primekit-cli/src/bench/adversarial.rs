@@ -6,9 +6,9 @@
 use super::inputs::{pool, Shard};
 use clap::Args as ClapArgs;
 use num_bigint::BigUint;
+use primekit::hazmat::sieve::trial_divide_vartime;
 use primekit_research::tests::mrac::mrac_rounds;
 use primekit_research::tests::TestKind;
-use primekit::hazmat::sieve::trial_divide_vartime;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
@@ -104,7 +104,9 @@ pub fn measure(a: &Args) -> Result<Vec<Value>, String> {
             total_ms += ms;
         }
         for (rounds, inputs) in hist {
-            out.push(json!({"op": "adversarial", "engine": "primekit", "test": t.name(), "bits": a.bits, "rounds": rounds, "inputs": inputs}));
+            out.push(
+                json!({"op": "adversarial", "engine": "primekit", "test": t.name(), "bits": a.bits, "rounds": rounds, "inputs": inputs}),
+            );
         }
         let t_rounds = if *t == TestKind::Mrac { mrac_rounds(a.bits as u64) } else { 64 };
         let expected = count as f64 * 4f64.powi(-(t_rounds as i32));
@@ -134,7 +136,10 @@ pub fn markdown(records: &[Value]) -> String {
     let m = summary("mrac");
     s += &format!(
         "\nMRAC misclassified {} (expected N·4^-t = {:.2}; paper: {} of 2^20, expected 1024). MR64 misclassified {}.\n",
-        m["misclassified"], m["expected"].as_f64().unwrap_or(f64::NAN), super::paper::TABLE3_MRAC_MISCLASSIFIED, summary("mr64")["misclassified"]
+        m["misclassified"],
+        m["expected"].as_f64().unwrap_or(f64::NAN),
+        super::paper::TABLE3_MRAC_MISCLASSIFIED,
+        summary("mr64")["misclassified"]
     );
     s
 }

@@ -120,10 +120,11 @@ pub fn run(a: Args) -> ExitCode {
         // Warm-up: builds the process-wide prime tables outside the timing.
         primekit::hazmat::gen::warm_up(bits, a.safe);
         let tested = AtomicU64::new(0);
-        let timed = match time_calls(a.count, bits, a.safe, || generate_prime_probed(&opts, Probe::counting(&tested)).map_err(|e| e.to_string())) {
-            Ok(t) => t,
-            Err(code) => return code,
-        };
+        let timed =
+            match time_calls(a.count, bits, a.safe, || generate_prime_probed(&opts, Probe::counting(&tested)).map_err(|e| e.to_string())) {
+                Ok(t) => t,
+                Err(code) => return code,
+            };
         let cands = tested.load(Ordering::Relaxed) as f64 / a.count as f64;
         super::emit::line(
             json!({"op": "gen", "engine": "primekit", "bits": bits, "safe": a.safe, "count": a.count, "mean_ms": timed.mean_ms(),
@@ -172,10 +173,9 @@ fn openssl(bits: u32, safe: bool, count: usize) -> Result<(), String> {
     use primekit_research::peers::openssl::{generate_prime, Ctx};
     let ctx = Ctx::new();
     let _ = generate_prime(128, safe, &ctx);
-    let timed = time_calls(count, bits, safe, || Ok(generate_prime(bits, safe, &ctx))).map_err(|_| "OpenSSL's output failed the check".to_string())?;
-    super::emit::line(
-        json!({"op": "gen", "engine": "openssl", "bits": bits, "safe": safe, "count": count, "mean_ms": timed.mean_ms(),
-               "median_ms": timed.median_ms(), "stderr_ms": std_error(&timed.wall_ms), "cpu_mean_ms": timed.cpu_mean_ms(), "jobs": 1}),
-    );
+    let timed = time_calls(count, bits, safe, || Ok(generate_prime(bits, safe, &ctx)))
+        .map_err(|_| "OpenSSL's output failed the check".to_string())?;
+    super::emit::line(json!({"op": "gen", "engine": "openssl", "bits": bits, "safe": safe, "count": count, "mean_ms": timed.mean_ms(),
+               "median_ms": timed.median_ms(), "stderr_ms": std_error(&timed.wall_ms), "cpu_mean_ms": timed.cpu_mean_ms(), "jobs": 1}));
     Ok(())
 }

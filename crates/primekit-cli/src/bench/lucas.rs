@@ -8,8 +8,8 @@
 //! compare`, GMP's BPSW (`mpz_probab_prime_p(n, 24)`) on the same primes is the peer
 //! (OpenSSL has no Lucas test). Times are thread CPU time ([`super::cpu_clock`]).
 
-use super::inputs::{pool, random_primes};
 use super::cpu_clock::cpu_pass;
+use super::inputs::{pool, random_primes};
 use super::timing::mean_median;
 use clap::Args as ClapArgs;
 use primekit::hazmat::primality::MillerRabin;
@@ -42,7 +42,8 @@ pub fn measure(a: &Args) -> Result<Vec<Value>, String> {
         let primes = pool(0).install(|| random_primes(a.seed ^ bits as u64, bits, a.count));
         let mut rng = primekit::hazmat::random::os_seeded().map_err(|e| e.to_string())?;
         let mrs: Vec<_> = primes.iter().map(|p| MillerRabin::new(p).map_err(|e| e.to_string())).collect::<Result<Vec<_>, _>>()?;
-        let based: Vec<_> = mrs.iter().map(|m| m.random_base(&mut rng).map(|b| (m, b)).map_err(|e| e.to_string())).collect::<Result<_, _>>()?;
+        let based: Vec<_> =
+            mrs.iter().map(|m| m.random_base(&mut rng).map(|b| (m, b)).map_err(|e| e.to_string())).collect::<Result<_, _>>()?;
         // Interleaved: each rep times one pass of every op back to back, so a change in
         // machine load between reps moves all of them together; ratios are taken per
         // rep and the median reported.
@@ -75,7 +76,9 @@ pub fn measure(a: &Args) -> Result<Vec<Value>, String> {
             let per_rep: Vec<f64> = ms[i + 1].iter().zip(&ms[0]).map(|(x, m)| x / m).collect();
             let ratio = med(&per_rep);
             let t = med(&ms[i + 1]);
-            out.push(json!({"op": k.name(), "engine": "primekit", "bits": bits, "count": primes.len(), "mean_ms": t, "over_mr_round": ratio}));
+            out.push(
+                json!({"op": k.name(), "engine": "primekit", "bits": bits, "count": primes.len(), "mean_ms": t, "over_mr_round": ratio}),
+            );
             ratios.insert(k.name().into(), json!(ratio));
             if *k == TestKind::StrongLucas && bits == 1024 {
                 ratios.insert("strong_lucas_ms_vs_asic_45nm_0.90ms".into(), json!(t / 0.90));

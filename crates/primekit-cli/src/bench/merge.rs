@@ -60,7 +60,13 @@ pub fn merge(records: &[Value]) -> Vec<Value> {
             }
             Some("adversarial") => {
                 let summary = v.get("misclassified").is_some();
-                let key = format!("{}|{}|{}|{}", v["kernel"], v["test"], v["bits"], if summary { "summary".into() } else { format!("{:04}", v["rounds"].as_u64().unwrap_or(0)) });
+                let key = format!(
+                    "{}|{}|{}|{}",
+                    v["kernel"],
+                    v["test"],
+                    v["bits"],
+                    if summary { "summary".into() } else { format!("{:04}", v["rounds"].as_u64().unwrap_or(0)) }
+                );
                 match adv.get_mut(&key) {
                     None => {
                         adv.insert(key, v.clone());
@@ -89,7 +95,9 @@ pub fn merge(records: &[Value]) -> Vec<Value> {
     let parts: Vec<Value> = suite_parts.into_values().collect();
     for c in parts.iter().filter(|v| v["part"] == "composite") {
         out.push(c.clone());
-        if let Some(p) = parts.iter().find(|p| p["part"] == "prime" && p["kernel"] == c["kernel"] && p["test"] == c["test"] && p["bits"] == c["bits"] && p["r"] == c["r"]) {
+        if let Some(p) = parts.iter().find(|p| {
+            p["part"] == "prime" && p["kernel"] == c["kernel"] && p["test"] == c["test"] && p["bits"] == c["bits"] && p["r"] == c["r"]
+        }) {
             out.push(p.clone());
             out.push(suite::overall(c, p));
         }
@@ -177,7 +185,9 @@ mod tests {
         ];
         let m = merge(&recs);
         for (kernel, count, c_mr) in [("adx", 100, 1.0), ("portable", 300, 3.0)] {
-            let of = |op: &str, p: &str| m.iter().find(|v| v["op"] == op && v["kernel"] == kernel && (p.is_empty() || v["part"] == p)).unwrap().clone();
+            let of = |op: &str, p: &str| {
+                m.iter().find(|v| v["op"] == op && v["kernel"] == kernel && (p.is_empty() || v["part"] == p)).unwrap().clone()
+            };
             assert_eq!(of("suite", "composite")["count"], count);
             assert_eq!(of("suite", "overall")["kernel"], kernel);
             assert_eq!(of("cost", "")["c_mr_ms"], c_mr);

@@ -3,21 +3,21 @@
 //! `kernel` names). Peers (OpenSSL, GMP) run in the same process on the same inputs when
 //! built with `--features compare`.
 
-mod gen;
-mod td;
 pub mod adversarial;
 pub mod cpu_clock;
 pub mod emit;
+mod gen;
 pub mod inputs;
 pub mod lucas;
 pub mod merge;
 mod modexp;
 pub mod modmul;
 pub mod paper;
-pub mod suite;
-mod table5;
 pub mod pga;
 mod pga_tables;
+pub mod suite;
+mod table5;
+mod td;
 mod test;
 pub mod timing;
 

@@ -61,7 +61,10 @@ fn emit(engine: &str, kernel: &str, bits: u32, count: usize, samples: &[f64]) {
     let (mean, median) = mean_median(samples);
     // The fastest pass is the least disturbed by other load on a shared machine.
     let min = samples.iter().copied().fold(f64::INFINITY, f64::min);
-    println!("{}", json!({"op": "modexp", "engine": engine, "kernel": kernel, "bits": bits, "count": count, "mean_ms": mean, "median_ms": median, "min_ms": min, "passes": samples.len()}));
+    println!(
+        "{}",
+        json!({"op": "modexp", "engine": engine, "kernel": kernel, "bits": bits, "count": count, "mean_ms": mean, "median_ms": median, "min_ms": min, "passes": samples.len()})
+    );
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -168,10 +171,8 @@ fn measure<'a>(engines: &mut [Engine<'a, '_>], reps: usize, interleave: bool) ->
 #[cfg(feature = "compare")]
 fn peer_engines<'a>(inputs: &'a [Triple], engines: &mut Vec<Engine<'static, 'a>>) {
     use primekit_research::peers::{gmp::Mpz, openssl};
-    let ossl: Vec<_> = inputs
-        .iter()
-        .map(|t| (openssl::MontExp::new(&t.m), openssl::Bn::from_biguint(&t.a), openssl::Bn::from_biguint(&t.e)))
-        .collect();
+    let ossl: Vec<_> =
+        inputs.iter().map(|t| (openssl::MontExp::new(&t.m), openssl::Bn::from_biguint(&t.a), openssl::Bn::from_biguint(&t.e))).collect();
     let mut r = openssl::Bn::new();
     ossl[0].0.exp(&mut r, &ossl[0].1, &ossl[0].2);
     assert_eq!(r.to_biguint(), inputs[0].a.modpow(&inputs[0].e, &inputs[0].m), "openssl self-check");

@@ -51,7 +51,10 @@ fn chain_ns(iters: usize, reps: usize, mut step: impl FnMut()) -> f64 {
 /// (engine, kernel, operation, ns) for the special form's and Montgomery's mul and sqr,
 /// with the results checked. The special form is portable Rust whatever the kernel switch
 /// says; Montgomery runs on the process-wide kernel.
-fn compare<const N: usize, const W: usize, P: SpecialPrime<N, W>>(iters: usize, reps: usize) -> [(&'static str, &'static str, &'static str, f64); 4] {
+fn compare<const N: usize, const W: usize, P: SpecialPrime<N, W>>(
+    iters: usize,
+    reps: usize,
+) -> [(&'static str, &'static str, &'static str, f64); 4] {
     let p = P::modulus();
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
     let mut rand = || {
@@ -90,7 +93,12 @@ fn compare<const N: usize, const W: usize, P: SpecialPrime<N, W>>(iters: usize, 
     assert_eq!(s_mul_end, m_mul_end, "special and Montgomery mul chains disagree");
     assert_eq!(s_sqr_end, m_sqr_end, "special and Montgomery sqr chains disagree");
     let (special, mont) = (Kernel::Portable.name(), ctx.kernel().name());
-    [("special", special, "mul", s_mul), ("special", special, "sqr", s_sqr), ("montgomery", mont, "mul", m_mul), ("montgomery", mont, "sqr", m_sqr)]
+    [
+        ("special", special, "mul", s_mul),
+        ("special", special, "sqr", s_sqr),
+        ("montgomery", mont, "mul", m_mul),
+        ("montgomery", mont, "sqr", m_sqr),
+    ]
 }
 
 pub fn measure(a: &Args) -> Result<Vec<Value>, String> {

@@ -164,9 +164,7 @@ pub fn os_rng() -> Result<ChaCha20Rng, primekit::Error> {
 pub fn run(a: Args) -> ExitCode {
     let parsed = (|| -> Result<_, primekit::Error> {
         if a.count == 0 {
-            return Err(primekit::Error::InvalidArgument(
-                "--count must be positive".into(),
-            ));
+            return Err(primekit::Error::InvalidArgument("--count must be positive".into()));
         }
         let pgas = a.pga.iter().map(|s| Pga::parse(s)).collect::<Result<Vec<_>, _>>()?;
         let sieves = a.sieve.iter().map(|s| SieveKind::parse(s)).collect::<Result<Vec<_>, _>>()?;

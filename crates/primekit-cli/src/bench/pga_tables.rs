@@ -69,32 +69,15 @@ fn thesis_ms(pga: Pga, sieve: SieveKind, safe: bool) -> f64 {
 const THESIS_OPENSSL_MS: f64 = 41.0;
 
 /// The (r values, L values) grid of one combination; `None` for L means L is unused.
-fn grid(
-    pga: Pga,
-    sieve: SieveKind,
-    safe: bool,
-    bits: u32,
-    gamma: f64,
-) -> (Vec<usize>, Option<Vec<u64>>) {
+fn grid(pga: Pga, sieve: SieveKind, safe: bool, bits: u32, gamma: f64) -> (Vec<usize>, Option<Vec<u64>>) {
     use Pga as P;
     use SieveKind as S;
-    let mut dir: Vec<usize> = if safe {
-        vec![32, 64, 100]
-    } else {
-        vec![16, 50, 100]
-    };
-    dir.extend(
-        [200usize, 300]
-            .iter()
-            .filter(|&&r| (r == 200 && bits >= 2048) || (r == 300 && bits >= 3072)),
-    );
+    let mut dir: Vec<usize> = if safe { vec![32, 64, 100] } else { vec![16, 50, 100] };
+    dir.extend([200usize, 300].iter().filter(|&&r| (r == 200 && bits >= 2048) || (r == 300 && bits >= 3072)));
     let lmin = natural_min_l(bits, gamma);
     if !safe {
         match (pga, sieve) {
-            (P::Nss, S::Nss | S::Openssl) => (
-                vec![64, 256, 1024, 2048],
-                Some(vec![700, 4000, 16000, 48000]),
-            ),
+            (P::Nss, S::Nss | S::Openssl) => (vec![64, 256, 1024, 2048], Some(vec![700, 4000, 16000, 48000])),
             (P::Nss, S::Dirichlet) => (dir, Some(vec![700, 16000, 64000])),
             (P::Natural, S::Nss) => (vec![64, 256, 1024, 2048], Some(vec![lmin, 2 * lmin])),
             (P::Natural, S::Openssl) => (vec![64, 256, 1024, 2048, 3024], None),
@@ -153,23 +136,11 @@ fn table(
             let mut b: Option<Best> = None;
             for (i, &r) in rs.iter().enumerate() {
                 for (j, &l) in lv.iter().enumerate() {
-                    let cfg = Config {
-                        pga,
-                        sieve,
-                        safe,
-                        bits,
-                        r,
-                        l,
-                        gamma,
-                    };
+                    let cfg = Config { pga, sieve, safe, bits, r, l, gamma };
                     if Generator::new(&cfg).is_err() {
                         continue; // e.g. m_r too wide for k
                     }
-                    eprintln!(
-                        "k={bits} safe={safe} {}/{} r={r} L={l} ...",
-                        pga.name(),
-                        sieve.name()
-                    );
+                    eprintln!("k={bits} safe={safe} {}/{} r={r} L={l} ...", pga.name(), sieve.name());
                     let m = measure(&cfg, count, &mut rng)?;
                     println!("{}", m.json);
                     writeln!(points, "{}", m.json)?;
@@ -177,23 +148,11 @@ fn table(
                     if b.as_ref().is_none_or(|b| m.mean_ms < b.ms) {
                         let t = m.json["t"].as_u64().unwrap_or(0);
                         let l_used = m.json["L"].as_u64();
-                        b = Some(Best {
-                            pga,
-                            sieve,
-                            r,
-                            l: ls.as_ref().and(l_used),
-                            t,
-                            ms: m.mean_ms,
-                        });
+                        b = Some(Best { pga, sieve, r, l: ls.as_ref().and(l_used), t, ms: m.mean_ms });
                     }
                 }
             }
-            let name = format!(
-                "heat_{bits}_{}_{}{}.png",
-                pga.name(),
-                sieve.name(),
-                if safe { "_safe" } else { "" }
-            );
+            let name = format!("heat_{bits}_{}_{}{}.png", pga.name(), sieve.name(), if safe { "_safe" } else { "" });
             let title = format!(
                 "{}{} PGA + {} sieve, k = {bits}: mean ms ({count} per cell)",
                 if safe { "safe " } else { "" },
@@ -202,60 +161,25 @@ fn table(
             );
             let ys: Vec<u64> = if ls.is_some() { lv.clone() } else { vec![0] };
             let rs64: Vec<u64> = rs.iter().map(|&r| r as u64).collect();
-            plot::heatmap(
-                &out.join(&name),
-                &title,
-                &rs64,
-                &ys,
-                if ls.is_some() { "L" } else { "L (unused)" },
-                &heat,
-            )?;
+            plot::heatmap(&out.join(&name), &title, &rs64, &ys, if ls.is_some() { "L" } else { "L (unused)" }, &heat)?;
             best.extend(b);
         }
     }
-    let label = if safe {
-        "Table 5.2 (safe primes)"
-    } else {
-        "Table 5.1 (primes)"
-    };
-    writeln!(
-        md,
-        "\n## {label}, k = {bits}, γ = {gamma}, {count} per grid point\n"
-    )?;
-    let os = openssl_ms.map_or("n/a (build with --features compare)".to_string(), |v| {
-        format!("{v:.2}")
-    });
-    writeln!(
-        md,
-        "OpenSSL `BN_generate_prime_ex2` in the same run: {os} ms.\n"
-    )?;
+    let label = if safe { "Table 5.2 (safe primes)" } else { "Table 5.1 (primes)" };
+    writeln!(md, "\n## {label}, k = {bits}, γ = {gamma}, {count} per grid point\n")?;
+    let os = openssl_ms.map_or("n/a (build with --features compare)".to_string(), |v| format!("{v:.2}"));
+    writeln!(md, "OpenSSL `BN_generate_prime_ex2` in the same run: {os} ms.\n")?;
     writeln!(md, "| PGA | sieve | best r | best L | t | min mean (ms) | / OpenSSL | thesis k=1024 (ms) | thesis / its OpenSSL |")?;
     writeln!(md, "|---|---|---|---|---|---|---|---|---|")?;
     for b in &best {
         let ratio = openssl_ms.map_or("–".into(), |o| format!("{:.2}", b.ms / o));
         let th = thesis_ms(b.pga, b.sieve, safe);
-        let th_ratio = if safe {
-            "–".to_string()
-        } else {
-            format!("{:.2}", th / THESIS_OPENSSL_MS)
-        };
+        let th_ratio = if safe { "–".to_string() } else { format!("{:.2}", th / THESIS_OPENSSL_MS) };
         let l = b.l.map_or("–".into(), |l| l.to_string());
-        writeln!(
-            md,
-            "| {} | {} | {} | {l} | {} | {:.2} | {ratio} | {th} | {th_ratio} |",
-            b.pga.name(),
-            b.sieve.name(),
-            b.r,
-            b.t,
-            b.ms
-        )?;
+        writeln!(md, "| {} | {} | {} | {l} | {} | {:.2} | {ratio} | {th} | {th_ratio} |", b.pga.name(), b.sieve.name(), b.r, b.t, b.ms)?;
     }
     if let Some(f) = best.iter().min_by(|a, b| a.ms.total_cmp(&b.ms)) {
-        let second = best
-            .iter()
-            .filter(|b| !(b.pga == f.pga && b.sieve == f.sieve))
-            .map(|b| b.ms)
-            .fold(f64::INFINITY, f64::min);
+        let second = best.iter().filter(|b| !(b.pga == f.pga && b.sieve == f.sieve)).map(|b| b.ms).fold(f64::INFINITY, f64::min);
         write!(
             md,
             "\nFastest: {} PGA + {} sieve, {:.2} ms ({:.0}% ahead of the runner-up",
@@ -278,9 +202,12 @@ pub fn run(a: Args) -> ExitCode {
             return Err("--count must be positive".into());
         }
         std::fs::create_dir_all(&a.out)?;
-        let mut md =
-            String::from("# Dobrosavljević 2021, Tables 5.1/5.2 reproduced (`primekit bench pga-tables`)\n\n");
-        writeln!(md, "Command: `primekit bench pga-tables --bits {:?} --count {} --safe-bits {:?} --safe-count {} --gamma {}`.", a.bits, a.count, a.safe_bits, a.safe_count, a.gamma)?;
+        let mut md = String::from("# Dobrosavljević 2021, Tables 5.1/5.2 reproduced (`primekit bench pga-tables`)\n\n");
+        writeln!(
+            md,
+            "Command: `primekit bench pga-tables --bits {:?} --count {} --safe-bits {:?} --safe-count {} --gamma {}`.",
+            a.bits, a.count, a.safe_bits, a.safe_count, a.gamma
+        )?;
         writeln!(md, "Minimal mean runtime over a small (r, L) grid per combination; t and U derived per point (eq. 3.1–3.13). Thesis figures: AMD EPYC 7742, k = 1024, 64 × 8,192 calls per point; compare ratios, not milliseconds. Heatmaps: `heat_<k>_<pga>_<sieve>[_safe].png`.")?;
         let mut points = String::new();
         for &bits in &a.bits {
@@ -288,15 +215,7 @@ pub fn run(a: Args) -> ExitCode {
         }
         if a.safe_count > 0 {
             for &bits in &a.safe_bits {
-                table(
-                    bits,
-                    true,
-                    a.safe_count,
-                    a.gamma,
-                    &a.out,
-                    &mut points,
-                    &mut md,
-                )?;
+                table(bits, true, a.safe_count, a.gamma, &a.out, &mut points, &mut md)?;
             }
         }
         std::fs::write(a.out.join("tables.md"), &md)?;

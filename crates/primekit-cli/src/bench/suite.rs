@@ -8,17 +8,17 @@
 //! inputs come from a generator instead. One `cost` line per size gives C_TD, C_MR and
 //! C_L measured here, for the cost model. Times are thread CPU time ([`super::cpu_clock`]).
 
+use super::cpu_clock::{cpu_pass, thread_cpu_ms};
 use super::inputs::{pool, random_odds, random_primes, Shard};
 use super::paper;
-use super::cpu_clock::{cpu_pass, thread_cpu_ms};
 use clap::Args as ClapArgs;
 use num_bigint::BigUint;
-use primekit::hazmat::primality::{selfridge_method_a, LucasLadder, SearchOptions};
 use primekit::hazmat::primality::MillerRabin;
+use primekit::hazmat::primality::{selfridge_method_a, LucasLadder, SearchOptions};
+use primekit::hazmat::sieve::trial_divide_vartime;
 use primekit_research::cost_model::prime_density;
 use primekit_research::instrument::trial_primes_used;
 use primekit_research::tests::TestKind;
-use primekit::hazmat::sieve::trial_divide_vartime;
 use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
 use serde_json::{json, Value};
@@ -85,14 +85,21 @@ pub fn measure_costs(bits: u32, primes: &[BigUint]) -> Result<Value, String> {
     let bases: Vec<_> = mrs.iter().map(|m| m.random_base(&mut rng).map_err(|e| e.to_string())).collect::<Result<_, _>>()?;
     let pairs: Vec<_> = mrs.iter().zip(&bases).collect();
     let reps = 3;
-    let c_mr = median(&(0..reps).map(|_| cpu_pass(&pairs, |(m, a)| assert!(m.passes_vartime(a), "prime failed an MR round"))).collect::<Vec<_>>());
+    let c_mr =
+        median(&(0..reps).map(|_| cpu_pass(&pairs, |(m, a)| assert!(m.passes_vartime(a), "prime failed an MR round"))).collect::<Vec<_>>());
     let limbs: Vec<Vec<u64>> = primes.iter().map(|p| p.to_u64_digits()).collect();
     let r_used = trial_primes_used(2047);
     let td = median(&(0..reps * 10).map(|_| cpu_pass(&limbs, |l| assert!(trial_divide_vartime(l, 2047).is_none()))).collect::<Vec<_>>());
-    let c_l = median(&(0..reps).map(|_| cpu_pass(primes, |p| {
-        let s = selfridge_method_a(p, SearchOptions::BPSW).expect("prime has parameters");
-        assert!(LucasLadder::new(p, &s).expect("odd").strong_test(), "prime failed strong Lucas");
-    })).collect::<Vec<_>>());
+    let c_l = median(
+        &(0..reps)
+            .map(|_| {
+                cpu_pass(primes, |p| {
+                    let s = selfridge_method_a(p, SearchOptions::BPSW).expect("prime has parameters");
+                    assert!(LucasLadder::new(p, &s).expect("odd").strong_test(), "prime failed strong Lucas");
+                })
+            })
+            .collect::<Vec<_>>(),
+    );
     Ok(json!({"op": "cost", "engine": "primekit", "bits": bits, "count": primes.len(), "mean_ms": c_mr,
               "c_mr_ms": c_mr, "c_td_ms": td / r_used as f64, "c_lucas_ms": c_l, "td_primes": r_used}))
 }
@@ -178,7 +185,8 @@ pub fn markdown(records: &[Value]) -> String {
             .find(|v| v["op"] == "suite" && v["test"] == t && v["bits"] == bits && v["r"] == r && v["part"] == part)
             .and_then(|v| v["mean_ms"].as_f64())
     };
-    let mut keys: Vec<(u64, u64)> = records.iter().filter(|v| v["op"] == "suite").map(|v| (v["bits"].as_u64().unwrap(), v["r"].as_u64().unwrap())).collect();
+    let mut keys: Vec<(u64, u64)> =
+        records.iter().filter(|v| v["op"] == "suite").map(|v| (v["bits"].as_u64().unwrap(), v["r"].as_u64().unwrap())).collect();
     keys.sort();
     keys.dedup();
     let ratio = |a: Option<f64>, b: Option<f64>| a.zip(b).map(|(a, b)| a / b).unwrap_or(f64::NAN);
@@ -188,7 +196,8 @@ pub fn markdown(records: &[Value]) -> String {
             let ours = |t| get(t, bits, r, part);
             let pap = |t| paper::table2(bits as u32, r as usize, part, t);
             let vs = |a: f64, b: f64| format!("{} ({})", fmt(a), fmt(b));
-            let rr = vs(ratio(ours("mr64"), get("mr64", bits, 2047, part)), ratio(pap("mr64"), paper::table2(bits as u32, 2047, part, "mr64")));
+            let rr =
+                vs(ratio(ours("mr64"), get("mr64", bits, 2047, part)), ratio(pap("mr64"), paper::table2(bits as u32, 2047, part, "mr64")));
             s += &format!(
                 "| {bits} | {r} | {part} | {} | {} | {} | {} | {} | {} | {rr} |\n",
                 fmt(ours("mrac").unwrap_or(f64::NAN)),
@@ -204,8 +213,14 @@ pub fn markdown(records: &[Value]) -> String {
 }
 
 pub fn run(a: Args) -> ExitCode {
-    if a.count == 0 || a.bits.iter().any(|&b| !(16..=8192).contains(&b)) || a.r.iter().any(|&r| r > primekit::hazmat::sieve::NUM_SMALL_ODD_PRIMES) {
-        eprintln!("error: --count must be positive, --bits within 16..=8192, --r at most {}", primekit::hazmat::sieve::NUM_SMALL_ODD_PRIMES);
+    if a.count == 0
+        || a.bits.iter().any(|&b| !(16..=8192).contains(&b))
+        || a.r.iter().any(|&r| r > primekit::hazmat::sieve::NUM_SMALL_ODD_PRIMES)
+    {
+        eprintln!(
+            "error: --count must be positive, --bits within 16..=8192, --r at most {}",
+            primekit::hazmat::sieve::NUM_SMALL_ODD_PRIMES
+        );
         return ExitCode::from(2);
     }
     super::emit::print_records(measure(&a), Some(markdown))

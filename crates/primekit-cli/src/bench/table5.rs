@@ -86,7 +86,9 @@ pub fn run(a: Args) -> ExitCode {
         }
         let means: Vec<f64> = samples.iter().map(|s| mean_median(s).0).collect();
         for (k, (name, t)) in arms.iter().enumerate() {
-            super::emit::line(json!({"op": "table5", "engine": "primekit", "inside": name, "bits": bits, "r": r, "t": t, "count": a.count, "mean_ms": means[k], "median_ms": mean_median(&samples[k]).1}));
+            super::emit::line(
+                json!({"op": "table5", "engine": "primekit", "inside": name, "bits": bits, "r": r, "t": t, "count": a.count, "mean_ms": means[k], "median_ms": mean_median(&samples[k]).1}),
+            );
         }
         let overhead = 100.0 * (means[0] / means[1] - 1.0);
         super::emit::line(json!({"op": "table5", "bits": bits, "overhead_pct": overhead, "paper_overhead_pct": paper_overhead(bits)}));

@@ -67,11 +67,9 @@ pub fn run(args: Args) -> ExitCode {
             let (mean, median) = mean_median(&samples);
             let used = if r == 0 { 0 } else { td.primes_covering(r) };
             let model: f64 = (0..used).map(|i| survivors(i) * c_td).sum::<f64>() + survivors(used) * c_mr;
-            super::emit::line(
-                json!({"op": "td", "engine": "primekit", "bits": bits, "r": r, "primes_used": used, "count": args.count,
+            super::emit::line(json!({"op": "td", "engine": "primekit", "bits": bits, "r": r, "primes_used": used, "count": args.count,
                        "mean_ms": mean, "median_ms": median, "model_ms": model, "c_td_ms": c_td, "c_mr_ms": c_mr,
-                       "sigma_r": 1.0 - survivors(used)}),
-            );
+                       "sigma_r": 1.0 - survivors(used)}));
         }
     }
     ExitCode::SUCCESS

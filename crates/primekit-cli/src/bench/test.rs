@@ -48,10 +48,8 @@ pub struct Args {
 
 fn emit(engine: &str, bits: u32, inputs: Inputs, count: usize, samples: &[f64], primes: usize) {
     let (mean, median) = mean_median(samples);
-    super::emit::line(
-        json!({"op": "is_prime", "engine": engine, "bits": bits, "inputs": inputs.name(), "count": count,
-               "mean_ms": mean, "median_ms": median, "passes": samples.len(), "declared_prime": primes}),
-    );
+    super::emit::line(json!({"op": "is_prime", "engine": engine, "bits": bits, "inputs": inputs.name(), "count": count,
+               "mean_ms": mean, "median_ms": median, "passes": samples.len(), "declared_prime": primes}));
 }
 
 pub fn make_inputs(bits: u32, kind: Inputs, count: usize, seed: u64) -> Vec<BigUint> {

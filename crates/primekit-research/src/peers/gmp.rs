@@ -17,7 +17,15 @@ extern "C" {
     fn __gmpz_init(x: *mut MpzStruct);
     fn __gmpz_clear(x: *mut MpzStruct);
     fn __gmpz_import(rop: *mut MpzStruct, count: usize, order: c_int, size: usize, endian: c_int, nails: usize, op: *const c_void);
-    fn __gmpz_export(rop: *mut c_void, countp: *mut usize, order: c_int, size: usize, endian: c_int, nails: usize, op: *const MpzStruct) -> *mut c_void;
+    fn __gmpz_export(
+        rop: *mut c_void,
+        countp: *mut usize,
+        order: c_int,
+        size: usize,
+        endian: c_int,
+        nails: usize,
+        op: *const MpzStruct,
+    ) -> *mut c_void;
     fn __gmpz_sizeinbase(op: *const MpzStruct, base: c_int) -> usize;
     fn __gmpz_powm(rop: *mut MpzStruct, base: *const MpzStruct, exp: *const MpzStruct, m: *const MpzStruct);
     fn __gmpz_powm_sec(rop: *mut MpzStruct, base: *const MpzStruct, exp: *const MpzStruct, m: *const MpzStruct);

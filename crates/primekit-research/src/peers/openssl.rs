@@ -23,10 +23,32 @@ extern "C" {
     fn BN_MONT_CTX_new() -> *mut BN_MONT_CTX;
     fn BN_MONT_CTX_free(m: *mut BN_MONT_CTX);
     fn BN_MONT_CTX_set(m: *mut BN_MONT_CTX, modulus: *const BIGNUM, ctx: *mut BN_CTX) -> c_int;
-    fn BN_mod_exp_mont(r: *mut BIGNUM, a: *const BIGNUM, p: *const BIGNUM, m: *const BIGNUM, ctx: *mut BN_CTX, m_ctx: *mut BN_MONT_CTX) -> c_int;
-    fn BN_mod_exp_mont_consttime(r: *mut BIGNUM, a: *const BIGNUM, p: *const BIGNUM, m: *const BIGNUM, ctx: *mut BN_CTX, m_ctx: *mut BN_MONT_CTX) -> c_int;
+    fn BN_mod_exp_mont(
+        r: *mut BIGNUM,
+        a: *const BIGNUM,
+        p: *const BIGNUM,
+        m: *const BIGNUM,
+        ctx: *mut BN_CTX,
+        m_ctx: *mut BN_MONT_CTX,
+    ) -> c_int;
+    fn BN_mod_exp_mont_consttime(
+        r: *mut BIGNUM,
+        a: *const BIGNUM,
+        p: *const BIGNUM,
+        m: *const BIGNUM,
+        ctx: *mut BN_CTX,
+        m_ctx: *mut BN_MONT_CTX,
+    ) -> c_int;
     fn BN_check_prime(p: *const BIGNUM, ctx: *mut BN_CTX, cb: *mut c_void) -> c_int;
-    fn BN_generate_prime_ex2(ret: *mut BIGNUM, bits: c_int, safe: c_int, add: *const BIGNUM, rem: *const BIGNUM, cb: *mut c_void, ctx: *mut BN_CTX) -> c_int;
+    fn BN_generate_prime_ex2(
+        ret: *mut BIGNUM,
+        bits: c_int,
+        safe: c_int,
+        add: *const BIGNUM,
+        rem: *const BIGNUM,
+        cb: *mut c_void,
+        ctx: *mut BN_CTX,
+    ) -> c_int;
 }
 
 /// An owned OpenSSL `BIGNUM`.

@@ -35,26 +35,10 @@ impl Fit {
         let total: u64 = counts.iter().sum();
         let mu = total as f64 / counts.len() as f64;
         let band = (mu - TAU * mu.sqrt(), mu + TAU * mu.sqrt());
-        let outside = counts
-            .iter()
-            .filter(|&&c| (c as f64) < band.0 || (c as f64) > band.1)
-            .count();
-        let chi2 = if mu > 0.0 {
-            counts.iter().map(|&c| (c as f64 - mu).powi(2) / mu).sum()
-        } else {
-            0.0
-        };
+        let outside = counts.iter().filter(|&&c| (c as f64) < band.0 || (c as f64) > band.1).count();
+        let chi2 = if mu > 0.0 { counts.iter().map(|&c| (c as f64 - mu).powi(2) / mu).sum() } else { 0.0 };
         let dof = counts.len() - 1;
-        Fit {
-            labels,
-            counts,
-            mu,
-            band,
-            outside,
-            chi2,
-            dof,
-            p_value: chi2_sf(chi2, dof as f64),
-        }
+        Fit { labels, counts, mu, band, outside, chi2, dof, p_value: chi2_sf(chi2, dof as f64) }
     }
 }
 
@@ -96,11 +80,7 @@ pub fn analyse(primes: &[BigUint], k: u32, safe: bool) -> Report {
             (q, Fit::new((first..q).collect(), counts))
         })
         .collect();
-    Report {
-        samples: primes.len(),
-        msb,
-        residues,
-    }
+    Report { samples: primes.len(), msb, residues }
 }
 
 /// Survival function P(χ²_dof >= chi2) of the chi-square distribution with `dof` degrees
@@ -136,10 +116,7 @@ mod tests {
         for dof in [2u32, 4, 10, 62] {
             for chi2 in [0.5, 3.0, 40.0, 63.0, 90.0, 150.0] {
                 let (got, want) = (chi2_sf(chi2, dof as f64), sf_even(chi2, dof));
-                assert!(
-                    (got - want).abs() < 1e-12 * want.max(1e-300) + 1e-14,
-                    "dof {dof} chi2 {chi2}: {got} vs {want}"
-                );
+                assert!((got - want).abs() < 1e-12 * want.max(1e-300) + 1e-14, "dof {dof} chi2 {chi2}: {got} vs {want}");
             }
         }
         // Odd dof: chi2 with 1 dof at 3.841 is the 5% point.
@@ -149,16 +126,12 @@ mod tests {
     #[test]
     fn uniform_and_skewed_samples() {
         let k = 16;
-        let uniform: Vec<BigUint> = (0..64 * 100u32)
-            .map(|i| BigUint::from(0xC000u32 + (i % 64) * 256 + 1))
-            .collect();
+        let uniform: Vec<BigUint> = (0..64 * 100u32).map(|i| BigUint::from(0xC000u32 + (i % 64) * 256 + 1)).collect();
         let r = analyse(&uniform, k, false);
         assert_eq!(r.msb.counts, vec![100; 64]);
         assert_eq!((r.msb.outside, r.msb.chi2), (0, 0.0));
         assert!((r.msb.p_value - 1.0).abs() < 1e-12);
-        let skewed: Vec<BigUint> = (0..6400u32)
-            .map(|i| BigUint::from(0xC000u32 + (i % 8) * 256 + 1))
-            .collect();
+        let skewed: Vec<BigUint> = (0..6400u32).map(|i| BigUint::from(0xC000u32 + (i % 8) * 256 + 1)).collect();
         let r = analyse(&skewed, k, false);
         assert!(r.msb.p_value < 1e-100 && r.msb.outside == 64);
         assert_eq!(msb_byte(&BigUint::from(0xABCDu32), 16), 0xAB);

@@ -21,9 +21,9 @@ pub mod sieve_dirichlet;
 pub mod sieve_nss;
 pub mod sieve_openssl;
 
+use num_bigint::BigUint;
 use primekit::hazmat::primality::MillerRabin;
 use primekit::Error;
-use num_bigint::BigUint;
 use rand_core::CryptoRngCore;
 
 /// The prime generation algorithm (how rounds restart).
@@ -58,9 +58,10 @@ impl Pga {
         }
     }
     pub fn parse(s: &str) -> Result<Self, Error> {
-        Pga::ALL.into_iter().find(|p| p.name() == s).ok_or_else(|| {
-            Error::InvalidArgument(format!("unknown PGA {s:?} (nss|natural|openssl)"))
-        })
+        Pga::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| Error::InvalidArgument(format!("unknown PGA {s:?} (nss|natural|openssl)")))
     }
 }
 
@@ -77,9 +78,7 @@ impl SieveKind {
         SieveKind::ALL
             .into_iter()
             .find(|p| p.name() == s)
-            .ok_or_else(|| {
-                Error::InvalidArgument(format!("unknown sieve {s:?} (nss|openssl|dirichlet)"))
-            })
+            .ok_or_else(|| Error::InvalidArgument(format!("unknown sieve {s:?} (nss|openssl|dirichlet)")))
     }
 }
 
@@ -125,8 +124,7 @@ pub trait Sieve {
 /// so that (n - 1)/2 is odd).
 pub fn random_trial(k: u32, safe: bool, rng: &mut dyn CryptoRngCore) -> Result<BigUint, Error> {
     let mut bytes = vec![0u8; (k as usize).div_ceil(8)];
-    rng.try_fill_bytes(&mut bytes)
-        .map_err(|e| Error::Rng(e.to_string()))?;
+    rng.try_fill_bytes(&mut bytes).map_err(|e| Error::Rng(e.to_string()))?;
     let mut n = BigUint::from_bytes_be(&bytes) >> (bytes.len() * 8 - k as usize);
     n.set_bit(k as u64 - 1, true);
     n.set_bit(k as u64 - 2, true);
@@ -142,8 +140,7 @@ pub fn random_below(bound: &BigUint, rng: &mut dyn CryptoRngCore) -> Result<BigU
     let bits = bound.bits() as usize;
     let mut bytes = vec![0u8; bits.div_ceil(8)];
     for _ in 0..256 {
-        rng.try_fill_bytes(&mut bytes)
-            .map_err(|e| Error::Rng(e.to_string()))?;
+        rng.try_fill_bytes(&mut bytes).map_err(|e| Error::Rng(e.to_string()))?;
         let x = BigUint::from_bytes_be(&bytes) >> (bytes.len() * 8 - bits);
         if &x < bound {
             return Ok(x);
@@ -167,12 +164,7 @@ fn mr_rounds(mr: &MillerRabin, t: u32, rng: &mut dyn CryptoRngCore) -> Result<bo
 /// is_prime(n, t); for safe primes n and q = (n - 1)/2 both pass t rounds (one round on
 /// each first, so a composite q or n is usually caught after one exponentiation).
 /// Even n or even q (possible with the Dirichlet progressions) are rejected at no cost.
-pub fn probable_prime(
-    n: &BigUint,
-    t: u32,
-    safe: bool,
-    rng: &mut dyn CryptoRngCore,
-) -> Result<bool, Error> {
+pub fn probable_prime(n: &BigUint, t: u32, safe: bool, rng: &mut dyn CryptoRngCore) -> Result<bool, Error> {
     if !n.bit(0) {
         return Ok(false);
     }
@@ -185,10 +177,7 @@ pub fn probable_prime(
         return Ok(false);
     }
     let mr_q = MillerRabin::new(&q)?;
-    Ok(mr_rounds(&mr_q, 1, rng)?
-        && mr_rounds(&mr_n, 1, rng)?
-        && mr_rounds(&mr_q, t - 1, rng)?
-        && mr_rounds(&mr_n, t - 1, rng)?)
+    Ok(mr_rounds(&mr_q, 1, rng)? && mr_rounds(&mr_n, 1, rng)? && mr_rounds(&mr_q, t - 1, rng)? && mr_rounds(&mr_n, t - 1, rng)?)
 }
 
 /// A generated (safe) probable prime and what it cost.
@@ -237,17 +226,10 @@ impl Acceptance {
 
 impl Counters {
     fn prime(self, prime: BigUint) -> Outcome {
-        Outcome::Prime(Generated {
-            prime,
-            rounds: self.rounds,
-            candidates: self.candidates,
-        })
+        Outcome::Prime(Generated { prime, rounds: self.rounds, candidates: self.candidates })
     }
     fn failure(self) -> Outcome {
-        Outcome::Failure {
-            rounds: self.rounds,
-            candidates: self.candidates,
-        }
+        Outcome::Failure { rounds: self.rounds, candidates: self.candidates }
     }
 }
 
@@ -263,22 +245,14 @@ impl Generator {
     pub fn new(cfg: &Config) -> Result<Self, Error> {
         let k = cfg.bits;
         if !(MIN_BITS..=MAX_BITS).contains(&k) {
-            return Err(Error::InvalidArgument(format!(
-                "bits must be in {MIN_BITS}..={MAX_BITS} (got {k})"
-            )));
+            return Err(Error::InvalidArgument(format!("bits must be in {MIN_BITS}..={MAX_BITS} (got {k})")));
         }
         let rmax = primekit::hazmat::sieve::NUM_SMALL_ODD_PRIMES;
         if cfg.r == 0 || cfg.r > rmax {
-            return Err(Error::InvalidArgument(format!(
-                "r must be in 1..={rmax} (got {})",
-                cfg.r
-            )));
+            return Err(Error::InvalidArgument(format!("r must be in 1..={rmax} (got {})", cfg.r)));
         }
         if cfg.l < 2 || cfg.l > 1 << 32 {
-            return Err(Error::InvalidArgument(format!(
-                "L must be in 2..=2^32 (got {})",
-                cfg.l
-            )));
+            return Err(Error::InvalidArgument(format!("L must be in 2..=2^32 (got {})", cfg.l)));
         }
         let derived = match cfg.pga {
             Pga::Nss => params::derive_nss(k, cfg.gamma, cfg.l)?,
@@ -294,15 +268,9 @@ impl Generator {
         let sieve: Box<dyn Sieve + Send> = match cfg.sieve {
             SieveKind::Nss => Box::new(sieve_nss::NssSieve::new(k, cfg.r, cfg.l, cfg.safe, wrap)),
             SieveKind::Openssl => Box::new(sieve_openssl::OpensslSieve::new(k, cfg.r, cfg.safe)),
-            SieveKind::Dirichlet => {
-                Box::new(sieve_dirichlet::DirichletSieve::new(k, cfg.r, cfg.safe)?)
-            }
+            SieveKind::Dirichlet => Box::new(sieve_dirichlet::DirichletSieve::new(k, cfg.r, cfg.safe)?),
         };
-        Ok(Generator {
-            cfg,
-            derived,
-            sieve,
-        })
+        Ok(Generator { cfg, derived, sieve })
     }
 
     /// The effective configuration (L possibly raised, see [`Config::l`]).
@@ -347,18 +315,12 @@ impl Generator {
                     g.candidates += candidates;
                     return Ok(g);
                 }
-                Outcome::Failure {
-                    rounds: r,
-                    candidates: c,
-                } => {
+                Outcome::Failure { rounds: r, candidates: c } => {
                     rounds += r;
                     candidates += c;
                 }
             }
         }
-        Err(Error::InvalidArgument(format!(
-            "{:?}: 1000 consecutive failures; parameters too tight",
-            self.cfg
-        )))
+        Err(Error::InvalidArgument(format!("{:?}: 1000 consecutive failures; parameters too tight", self.cfg)))
     }
 }

@@ -6,7 +6,13 @@ use primekit::Error;
 use rand_core::CryptoRngCore;
 
 /// Runs the NSS PGA; `u = None` means unbounded rounds (the safe variant, §4.3.2).
-pub(super) fn run(sieve: &mut dyn Sieve, accept: &Acceptance, l: u64, u: Option<u64>, rng: &mut dyn CryptoRngCore) -> Result<Outcome, Error> {
+pub(super) fn run(
+    sieve: &mut dyn Sieve,
+    accept: &Acceptance,
+    l: u64,
+    u: Option<u64>,
+    rng: &mut dyn CryptoRngCore,
+) -> Result<Outcome, Error> {
     let mut c = Counters::default();
     while u.is_none_or(|u| c.rounds < u) {
         c.rounds += 1;

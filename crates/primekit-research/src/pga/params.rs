@@ -44,9 +44,7 @@ pub fn log2_q_at(k: u32, t: u32, l: f64, m_cap: u32) -> f64 {
 
 /// log2 q_{k,t,L/2}: eq. 3.1 minimised over 3 <= M <= 2√(k-1) - 1.
 pub fn log2_q(k: u32, t: u32, l: f64) -> f64 {
-    (3..=max_m(k).max(3))
-        .map(|m| log2_q_at(k, t, l, m))
-        .fold(f64::INFINITY, f64::min)
+    (3..=max_m(k).max(3)).map(|m| log2_q_at(k, t, l, m)).fold(f64::INFINITY, f64::min)
 }
 
 /// E[N_k] ≈ k ln 2, the expected gap between k-bit primes (prime number theorem).
@@ -57,10 +55,7 @@ pub fn expected_prime_gap(k: u32) -> f64 {
 /// log2 E[G_k^r] ≈ log2 Π (1 + 1/(p_i - 1)) over the first r odd primes (§3.2.3,
 /// after Massimo–Paterson): the mean gap between numbers free of those primes.
 pub fn log2_sieve_gap(r: usize) -> f64 {
-    SMALL_ODD_PRIMES[..r]
-        .iter()
-        .map(|&p| (1.0 + 1.0 / (p as f64 - 1.0)).log2())
-        .sum()
+    SMALL_ODD_PRIMES[..r].iter().map(|&p| (1.0 + 1.0 / (p as f64 - 1.0)).log2()).sum()
 }
 
 /// Derived parameters and the bound they achieve.
@@ -78,9 +73,7 @@ pub struct Derived {
 
 fn check(k: u32, gamma: f64) -> Result<(), Error> {
     if k < 16 || !(gamma > 0.0 && gamma <= 1024.0) {
-        return Err(Error::InvalidArgument(format!(
-            "need k >= 16 and 0 < γ <= 1024 (got k = {k}, γ = {gamma})"
-        )));
+        return Err(Error::InvalidArgument(format!("need k >= 16 and 0 < γ <= 1024 (got k = {k}, γ = {gamma})")));
     }
     Ok(())
 }
@@ -93,9 +86,7 @@ fn smallest_t(k: u32, l: f64, extra: f64, target: f64) -> Result<(u32, f64), Err
             return Ok((t, e));
         }
     }
-    Err(Error::InvalidArgument(format!(
-        "no t <= {MAX_ROUNDS} reaches 2^{target} at k = {k}, L = {l}"
-    )))
+    Err(Error::InvalidArgument(format!("no t <= {MAX_ROUNDS} reaches 2^{target} at k = {k}, L = {l}")))
 }
 
 /// NSS round limit from eq. 3.7: U L >= γ k ln²2.
@@ -118,12 +109,7 @@ pub fn derive_nss(k: u32, gamma: f64, l: u64) -> Result<Derived, Error> {
     }
     let u = nss_rounds(k, gamma, l);
     let (t, e) = smallest_t(k, l as f64, log2_nss_factor(k, l, u), -gamma)?;
-    Ok(Derived {
-        t,
-        u: Some(u),
-        l_bound: l as f64,
-        log2_error: e,
-    })
+    Ok(Derived { t, u: Some(u), l_bound: l as f64, log2_error: e })
 }
 
 /// Smallest L with failure probability e^{-L/(k ln 2)} <= 2^-(γ+1) (eq. 3.8).
@@ -137,12 +123,7 @@ pub fn derive_natural(k: u32, gamma: f64, l: Option<u64>) -> Result<Derived, Err
     check(k, gamma)?;
     let l = natural_min_l(k, gamma).max(l.unwrap_or(0));
     let (t, e) = smallest_t(k, l as f64, 0.0, -(gamma + 1.0))?;
-    Ok(Derived {
-        t,
-        u: None,
-        l_bound: l as f64,
-        log2_error: e,
-    })
+    Ok(Derived { t, u: None, l_bound: l as f64, log2_error: e })
 }
 
 /// log2(E[N_k] / (2 E[G_k^r])): the expected number of OpenSSL rounds (eq. 3.10).
@@ -155,21 +136,13 @@ pub fn log2_openssl_rounds(k: u32, r: usize) -> f64 {
 pub fn derive_openssl(k: u32, gamma: f64, r: usize) -> Result<Derived, Error> {
     check(k, gamma)?;
     if r == 0 || r > SMALL_ODD_PRIMES.len() {
-        return Err(Error::InvalidArgument(format!(
-            "r must be in 1..={}",
-            SMALL_ODD_PRIMES.len()
-        )));
+        return Err(Error::InvalidArgument(format!("r must be in 1..={}", SMALL_ODD_PRIMES.len())));
     }
     let x = log2_openssl_rounds(k, r);
     let c = LN_2 / 2.0 * ((gamma + 1.0) + x);
     let l = 2.0 * c * k as f64 * LN_2;
     let (t, e) = smallest_t(k, l, x, -(gamma + 1.0))?;
-    Ok(Derived {
-        t,
-        u: None,
-        l_bound: l,
-        log2_error: e,
-    })
+    Ok(Derived { t, u: None, l_bound: l, log2_error: e })
 }
 
 #[cfg(test)]

@@ -3,8 +3,8 @@
 //! Consecutive primes are packed into groups whose product fits in a word, so one
 //! pass of word divisions over n's limbs serves a whole group (four groups per pass).
 
-use primekit::hazmat::limbs::Limb;
 use primekit::hazmat::limbs::rem_limbs_many;
+use primekit::hazmat::limbs::Limb;
 use primekit::hazmat::sieve::SMALL_ODD_PRIMES;
 
 /// Groups of the first r odd primes, each with its word-sized product.

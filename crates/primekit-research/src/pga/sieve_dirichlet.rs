@@ -6,11 +6,11 @@
 //! which the NSS PGA bounds by L (§4.3.3).
 
 use super::{random_below, Candidate, Sieve};
-use primekit::hazmat::sieve::SMALL_ODD_PRIMES;
-use primekit::Error;
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::One;
+use primekit::hazmat::sieve::SMALL_ODD_PRIMES;
+use primekit::Error;
 use rand_core::CryptoRngCore;
 
 /// The Dirichlet sieve state.
@@ -27,9 +27,7 @@ pub struct DirichletSieve {
 impl DirichletSieve {
     /// Fails when m_r is too large to leave room for z in the k-bit interval.
     pub fn new(k: u32, r: usize, safe: bool) -> Result<Self, Error> {
-        let m_r: BigUint = SMALL_ODD_PRIMES[..r]
-            .iter()
-            .fold(BigUint::one(), |acc, &p| acc * p);
+        let m_r: BigUint = SMALL_ODD_PRIMES[..r].iter().fold(BigUint::one(), |acc, &p| acc * p);
         if m_r.bits() + 8 > k as u64 {
             return Err(Error::InvalidArgument(format!(
                 "Dirichlet sieve: m_r for r = {r} has {} bits, too many for k = {k} (need <= k - 8)",
@@ -37,15 +35,7 @@ impl DirichletSieve {
             )));
         }
         let step = if safe { &m_r << 1u32 } else { m_r.clone() };
-        Ok(DirichletSieve {
-            k,
-            safe,
-            m_r,
-            step,
-            n: BigUint::default(),
-            additions: 0,
-            fresh: false,
-        })
+        Ok(DirichletSieve { k, safe, m_r, step, n: BigUint::default(), additions: 0, fresh: false })
     }
 
     /// A uniform a in [1, m_r - 1] with gcd(m_r, a) = 1 (safe: a odd, gcd(m_r, a - 1) = 1).
@@ -60,9 +50,7 @@ impl DirichletSieve {
                 return Ok(a);
             }
         }
-        Err(Error::Rng(
-            "Dirichlet sieve: no admissible a in 10^6 draws".into(),
-        ))
+        Err(Error::Rng("Dirichlet sieve: no admissible a in 10^6 draws".into()))
     }
 }
 
@@ -96,10 +84,7 @@ impl Sieve for DirichletSieve {
             self.n += &self.step;
             self.additions += 1;
         }
-        Some(Candidate {
-            n: self.n.clone(),
-            offset: self.additions,
-        })
+        Some(Candidate { n: self.n.clone(), offset: self.additions })
     }
 }
 
@@ -129,9 +114,6 @@ mod tests {
                 assert_eq!(&second.n - &first.n, s.step);
             }
         }
-        assert!(
-            DirichletSieve::new(128, 40, false).is_err(),
-            "m_r too large for k"
-        );
+        assert!(DirichletSieve::new(128, 40, false).is_err(), "m_r too large for k");
     }
 }

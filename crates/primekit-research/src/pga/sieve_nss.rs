@@ -4,8 +4,8 @@
 
 use super::residues::Residues;
 use super::{random_trial, Candidate, Sieve};
-use primekit::Error;
 use num_bigint::BigUint;
+use primekit::Error;
 use rand_core::CryptoRngCore;
 
 /// The NSS sieve state: one bit per candidate.
@@ -60,8 +60,7 @@ impl NssSieve {
     /// Alg. 7 / Alg. 13 for the current `n0`.
     fn fill(&mut self) {
         self.bits.iter_mut().for_each(|w| *w = 0);
-        self.residues
-            .compute(&self.n0.to_u64_digits(), &mut self.rems);
+        self.residues.compute(&self.n0.to_u64_digits(), &mut self.rems);
         let size = self.size;
         let bits = &mut self.bits;
         let mut mark = |start: usize, p: usize| {
@@ -122,10 +121,7 @@ impl Sieve for NssSieve {
             if let Some(i) = self.next_clear(self.iter) {
                 self.iter = i + 1;
                 let d = self.step() * i as u64;
-                return Some(Candidate {
-                    n: &self.n0 + d,
-                    offset: self.base + d,
-                });
+                return Some(Candidate { n: &self.n0 + d, offset: self.base + d });
             }
             if !self.wrap {
                 return None;
@@ -154,12 +150,10 @@ mod tests {
             .map(|i| i * step)
             .filter(|&d| {
                 let n = n0 + d;
-                primekit::hazmat::sieve::SMALL_ODD_PRIMES[..r]
-                    .iter()
-                    .all(|&p| {
-                        let m = (&n % p).to_u64_digits().first().copied().unwrap_or(0);
-                        m != 0 && !(safe && m == 1)
-                    })
+                primekit::hazmat::sieve::SMALL_ODD_PRIMES[..r].iter().all(|&p| {
+                    let m = (&n % p).to_u64_digits().first().copied().unwrap_or(0);
+                    m != 0 && !(safe && m == 1)
+                })
             })
             .collect()
     }
@@ -168,8 +162,7 @@ mod tests {
     fn nss_and_openssl_sieves_match_brute_force() {
         let k = 200;
         for (seed, safe) in [(1u64, false), (2, true), (3, false), (4, true)] {
-            let mut n0: BigUint =
-                (BigUint::from(0xDEADBEEF_u64 * seed) << 150u32) | (BigUint::from(3u8) << (k - 2));
+            let mut n0: BigUint = (BigUint::from(0xDEADBEEF_u64 * seed) << 150u32) | (BigUint::from(3u8) << (k - 2));
             n0.set_bit(0, true);
             n0.set_bit(1, safe);
             let (r, l) = (150, 3000);
@@ -182,10 +175,7 @@ mod tests {
             assert_eq!(got, want, "NSS sieve, safe = {safe}");
             let mut o = OpensslSieve::new(k, r, safe);
             o.start_from(n0.clone());
-            let got: Vec<u64> = std::iter::from_fn(|| o.next())
-                .take(want.len())
-                .map(|c| c.offset)
-                .collect();
+            let got: Vec<u64> = std::iter::from_fn(|| o.next()).take(want.len()).map(|c| c.offset).collect();
             assert_eq!(got, want, "OpenSSL sieve, safe = {safe}");
         }
     }
@@ -197,10 +187,7 @@ mod tests {
         n0.set_bit(1, true);
         let mut s = NssSieve::new(100, 20, 40, true, true);
         s.start_from(n0.clone());
-        let got: Vec<u64> = std::iter::from_fn(|| s.next())
-            .take(50)
-            .map(|c| c.offset)
-            .collect();
+        let got: Vec<u64> = std::iter::from_fn(|| s.next()).take(50).map(|c| c.offset).collect();
         assert_eq!(got, brute(&n0, 20, *got.last().unwrap() + 4, true));
         assert!(*got.last().unwrap() > 80, "went past the 20-entry array");
     }

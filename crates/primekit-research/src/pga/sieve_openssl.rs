@@ -4,8 +4,8 @@
 
 use super::residues::Residues;
 use super::{random_trial, Candidate, Sieve};
-use primekit::Error;
 use num_bigint::BigUint;
+use primekit::Error;
 use rand_core::CryptoRngCore;
 
 /// The OpenSSL sieve state: one remainder per small prime.
@@ -24,15 +24,7 @@ impl OpensslSieve {
         let residues = Residues::new(r);
         // As in OpenSSL: stop before rem + δ could overflow.
         let max_delta = u64::MAX - *residues.primes().last().unwrap_or(&3) as u64;
-        OpensslSieve {
-            k,
-            safe,
-            residues,
-            rems: Vec::new(),
-            n0: BigUint::default(),
-            delta: 0,
-            max_delta,
-        }
+        OpensslSieve { k, safe, residues, rems: Vec::new(), n0: BigUint::default(), delta: 0, max_delta }
     }
 }
 
@@ -40,8 +32,7 @@ impl OpensslSieve {
     /// Begins a round at an explicit odd trial `n0`; for tests.
     pub fn start_from(&mut self, n0: BigUint) {
         self.n0 = n0;
-        self.residues
-            .compute(&self.n0.to_u64_digits(), &mut self.rems);
+        self.residues.compute(&self.n0.to_u64_digits(), &mut self.rems);
         self.delta = 0;
     }
 }
@@ -68,10 +59,7 @@ impl Sieve for OpensslSieve {
             }
             let d = self.delta;
             self.delta += step;
-            return Some(Candidate {
-                n: &self.n0 + d,
-                offset: d,
-            });
+            return Some(Candidate { n: &self.n0 + d, offset: d });
         }
     }
 }

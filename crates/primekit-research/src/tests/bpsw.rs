@@ -2,11 +2,11 @@
 //! round to base 2, Selfridge's method A (squareness tested after 7 unsuccessful D),
 //! then a strong Lucas test. Deterministic; no composite is known to pass.
 
-use primekit::hazmat::primality::{selfridge_method_a, LucasLadder, NoParams, SearchOptions};
-use primekit::hazmat::primality::MillerRabin;
 use crate::instrument::{prefilter, Outcome, Stage};
-use primekit::Error;
 use num_bigint::BigUint;
+use primekit::hazmat::primality::MillerRabin;
+use primekit::hazmat::primality::{selfridge_method_a, LucasLadder, NoParams, SearchOptions};
+use primekit::Error;
 
 /// BPSW with trial division by the first `r` odd primes.
 pub fn bpsw(n: &BigUint, r: usize) -> Result<Outcome, Error> {

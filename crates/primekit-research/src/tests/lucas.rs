@@ -3,10 +3,10 @@
 //! Alone they accept the Lucas (OEIS A217120) and strong Lucas (A217255) pseudoprimes.
 
 use super::bpsw::strong_lucas_stage;
-use primekit::hazmat::primality::{selfridge_method_a, LucasLadder, NoParams, SearchOptions};
 use crate::instrument::{prefilter, Outcome, Stage};
-use primekit::Error;
 use num_bigint::BigUint;
+use primekit::hazmat::primality::{selfridge_method_a, LucasLadder, NoParams, SearchOptions};
+use primekit::Error;
 
 /// Strong Lucas test with trial division by the first `r` odd primes.
 pub fn strong_lucas(n: &BigUint, r: usize) -> Result<Outcome, Error> {

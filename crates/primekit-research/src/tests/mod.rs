@@ -11,8 +11,8 @@ pub mod mrac;
 pub mod nist_lucas;
 
 use super::instrument::Outcome;
-use primekit::Error;
 use num_bigint::BigUint;
+use primekit::Error;
 use rand_core::CryptoRngCore;
 
 /// One of the tests.
@@ -36,7 +36,8 @@ pub enum TestKind {
 
 impl TestKind {
     /// Every test.
-    pub const ALL: [TestKind; 7] = [TestKind::Mrac, TestKind::Mr64, TestKind::Mr128, TestKind::Bpsw, TestKind::Lucas, TestKind::StrongLucas, TestKind::NistLucas];
+    pub const ALL: [TestKind; 7] =
+        [TestKind::Mrac, TestKind::Mr64, TestKind::Mr128, TestKind::Bpsw, TestKind::Lucas, TestKind::StrongLucas, TestKind::NistLucas];
 
     /// The four tests of Massimo & Paterson 2020, Table 2.
     pub const TABLE2: [TestKind; 4] = [TestKind::Mrac, TestKind::Mr64, TestKind::Mr128, TestKind::Bpsw];

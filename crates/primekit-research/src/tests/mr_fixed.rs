@@ -2,10 +2,10 @@
 //! [2, n-2], stopping at the first witness: MR64 and MR128 of Massimo & Paterson 2020, §3.2-3.3 (and,
 //! with t from Table 1, MRAC). Error on any composite <= 4^-t.
 
-use primekit::hazmat::primality::MillerRabin;
 use crate::instrument::{prefilter, Outcome, Stage};
-use primekit::Error;
 use num_bigint::BigUint;
+use primekit::hazmat::primality::MillerRabin;
+use primekit::Error;
 use rand_core::CryptoRngCore;
 
 /// Trial division by the first `r` odd primes, then up to `t` random-base rounds.

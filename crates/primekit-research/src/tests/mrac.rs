@@ -4,8 +4,8 @@
 
 use super::mr_fixed::mr_rounds_test;
 use crate::instrument::Outcome;
-use primekit::Error;
 use num_bigint::BigUint;
+use primekit::Error;
 use rand_core::CryptoRngCore;
 
 /// Rounds OpenSSL 1.1.1 uses for a k-bit input (Massimo & Paterson 2020, Table 1, `BN_prime_checks`).
@@ -33,7 +33,8 @@ mod tests {
 
     #[test]
     fn table_1_boundaries() {
-        let want = [(6, 34), (54, 34), (55, 27), (307, 27), (308, 8), (347, 7), (400, 6), (476, 5), (1024, 5), (1345, 4), (2048, 4), (3747, 3)];
+        let want =
+            [(6, 34), (54, 34), (55, 27), (307, 27), (308, 8), (347, 7), (400, 6), (476, 5), (1024, 5), (1345, 4), (2048, 4), (3747, 3)];
         for (k, t) in want {
             assert_eq!(mrac_rounds(k), t, "k={k}");
         }

@@ -5,12 +5,12 @@
 //! add-shifts (A + B)/2 mod n (Alg. 5). Halving commutes with the Montgomery factor R,
 //! so the whole ladder stays in Montgomery form. n passes when U_{n+1} ≡ 0.
 
+use crate::instrument::{prefilter, Outcome, Stage};
+use num_bigint::BigUint;
 use primekit::hazmat::limbs::{add_assign, bit, bit_len_vartime, lt_vartime, sub_into, to_limbs, Limb};
 use primekit::hazmat::mont::MontContext;
 use primekit::hazmat::primality::{selfridge_method_a, NoParams, SearchOptions};
-use crate::instrument::{prefilter, Outcome, Stage};
 use primekit::Error;
-use num_bigint::BigUint;
 
 /// Alg. 5: `out = (a + b)/2 mod m` for `a, b < m`, m odd.
 pub fn add_shift_mod(out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb]) {
@@ -85,7 +85,15 @@ mod tests {
         let m = (BigUint::from(1u8) << 127u32) - 1u8;
         let ml = to_limbs(&m, 2).unwrap();
         let inv2 = (&m + 1u8) >> 1u32;
-        for (a, b) in [((1 << 127) - 2, (1 << 127) - 3), (0u128, 0u128), (1, 0), (1, 1), ((1 << 127) - 2, (1 << 127) - 2), ((1 << 127) - 2, 1), (12345, 678901)] {
+        for (a, b) in [
+            ((1 << 127) - 2, (1 << 127) - 3),
+            (0u128, 0u128),
+            (1, 0),
+            (1, 1),
+            ((1 << 127) - 2, (1 << 127) - 2),
+            ((1 << 127) - 2, 1),
+            (12345, 678901),
+        ] {
             let (ab, bb) = (BigUint::from(a), BigUint::from(b));
             let mut out = vec![0; 2];
             add_shift_mod(&mut out, &to_limbs(&ab, 2).unwrap(), &to_limbs(&bb, 2).unwrap(), &ml);

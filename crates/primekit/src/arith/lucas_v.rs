@@ -12,9 +12,9 @@
 //! Variable time in the index (its bits choose the branch): for public inputs.
 
 use super::limbs::{add_mod_vartime, bit, bit_len_vartime, sub_mod_vartime, Limb};
-use super::mont::MontContext;
 #[cfg(target_arch = "x86_64")]
 use super::mont::ifma;
+use super::mont::MontContext;
 
 /// One ladder step in some domain: `mul = lo*hi - P` and `sqr = y^2 - 2` with y = hi when
 /// `up`, else lo.

@@ -94,7 +94,8 @@ mod tests {
             }
             assert!(got.iter().filter(|&&g| g).count() >= 4);
             // Mixed sizes, as a safe-prime search batches them: some numbers one bit shorter.
-            let mixed: Vec<BigUint> = cands.iter().enumerate().map(|(k, n)| if k % 2 == 1 { (n >> 1u8) | BigUint::from(1u8) } else { n.clone() }).collect();
+            let mixed: Vec<BigUint> =
+                cands.iter().enumerate().map(|(k, n)| if k % 2 == 1 { (n >> 1u8) | BigUint::from(1u8) } else { n.clone() }).collect();
             let got = fermat_base_two_batch_ct(&mixed, bits).unwrap();
             for (n, g) in mixed.iter().zip(&got) {
                 assert_eq!(*g, BigUint::from(2u8).modpow(&(n - 1u8), n).is_one(), "mixed bits={bits}");
@@ -115,5 +116,4 @@ mod tests {
         assert!(!fermat_base_two_ct(&MontContext::new(&BigUint::from(343u32)).unwrap(), &[342]));
         assert!(matches!(random_base_rounds_ct(&BigUint::from(341u32), 40, &mut rng).unwrap(), Verdict::Composite));
     }
-
 }

@@ -30,16 +30,16 @@ pub mod neighbor;
 pub mod options;
 pub(crate) mod parallel;
 pub mod search;
-pub mod tuning;
 mod small;
+pub mod tuning;
 
 pub use neighbor::{next_prime, prev_prime};
 pub use options::{LowerBound, PrimeOptions, MAX_GEN_BITS};
 
-use crate::Error;
-use options::Work;
-use num_bigint::BigUint;
 use crate::random::os_seeded;
+use crate::Error;
+use num_bigint::BigUint;
+use options::Work;
 use rand_core::CryptoRngCore;
 
 /// A random prime of exactly `bits` bits with the top two bits set (so the product of

@@ -2,9 +2,9 @@
 //! candidate that survives a sieve window is decided by [`try_is_prime`], so the answer
 //! carries its guarantee (exact below 2^64, error <= 2^-128 above, for every n).
 
+use crate::primality::{is_prime_u64, try_is_prime, MAX_INPUT_BITS};
 use crate::sieve::first_odd_primes;
 use crate::sieve::segment::{survivors, SegmentSieve};
-use crate::primality::{is_prime_u64, try_is_prime, MAX_INPUT_BITS};
 use crate::Error;
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;

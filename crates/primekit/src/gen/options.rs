@@ -288,7 +288,12 @@ impl PrimeOptions {
             Work::Race => self.jobs as u32,
             Work::SearchPerPrime => 1,
         };
-        let rounds = rounds_for_search(SearchShape { bits: tested_bits.max(2), log2_window, jobs: racing, log2_class_factor: log2_class_factor(safe, &step) });
+        let rounds = rounds_for_search(SearchShape {
+            bits: tested_bits.max(2),
+            log2_window,
+            jobs: racing,
+            log2_class_factor: log2_class_factor(safe, &step),
+        });
         Ok(Plan {
             bits,
             safe,
@@ -363,12 +368,21 @@ mod tests {
         assert!(matches!(plan(PrimeOptions::new(MAX_GEN_BITS + 1).jobs(0)), Err(Error::InputTooLarge { .. })));
         assert_eq!(invalid(plan(PrimeOptions::new(256).jobs(1025).congruence(b(0), b(0)))), "jobs must be in 1..=1024 (got 1025)");
         assert_eq!(invalid(plan(PrimeOptions::new(256).congruence(b(0), b(0)).rsa_exponent(2))), "congruence needs add > 0 and rem < add");
-        assert_eq!(invalid(plan(PrimeOptions::new(256).congruence(b(6), b(3)))), "gcd(rem, add) != 1: every p = 3 (mod 6) is divisible by it");
-        assert_eq!(invalid(plan(PrimeOptions::new(256).safe(true).congruence(b(12), b(7)))), "safe prime impossible: 3 divides every (p-1)/2 with p = 7 (mod 12)");
+        assert_eq!(
+            invalid(plan(PrimeOptions::new(256).congruence(b(6), b(3)))),
+            "gcd(rem, add) != 1: every p = 3 (mod 6) is divisible by it"
+        );
+        assert_eq!(
+            invalid(plan(PrimeOptions::new(256).safe(true).congruence(b(12), b(7)))),
+            "safe prime impossible: 3 divides every (p-1)/2 with p = 7 (mod 12)"
+        );
         assert_eq!(invalid(plan(PrimeOptions::new(256).safe(true).congruence(b(8), b(5)))), "p = 5 (mod 8) contradicts p = 3 (mod 4)");
         assert_eq!(invalid(plan(PrimeOptions::new(16).congruence(BigUint::one() << 100u32, b(1)))), "add is larger than the 16-bit range");
         assert_eq!(invalid(plan(PrimeOptions::new(256).rsa_exponent(4))), "RSA exponent must be odd and >= 3 (got 4)");
-        assert_eq!(invalid(plan(PrimeOptions::new(256).congruence(b(6), b(1)).rsa_exponent(3))), "gcd(p - 1, 3) > 1 for every p allowed by the congruence");
+        assert_eq!(
+            invalid(plan(PrimeOptions::new(256).congruence(b(6), b(1)).rsa_exponent(3))),
+            "gcd(p - 1, 3) > 1 for every p allowed by the congruence"
+        );
     }
 
     #[test]

@@ -6,10 +6,10 @@
 use super::options::{Plan, Work};
 use super::search::search;
 use super::small::generate_small;
+use crate::random::seeded_from;
 use crate::Error;
 use num_bigint::BigUint;
 use rand_chacha::ChaCha20Rng;
-use crate::random::seeded_from;
 use rand_core::CryptoRngCore;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;

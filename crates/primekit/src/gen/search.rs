@@ -5,12 +5,12 @@
 
 use super::candidate::{fermat_base_two_batch_ct, random_base_rounds_ct, Verdict};
 use super::options::Plan;
-use crate::sieve::first_odd_primes;
-use crate::sieve::segment::{survivors, SegmentSieve, StepInverses};
 use crate::arith::lanes::FermatBatch;
 use crate::arith::word::rem_limbs;
 use crate::primality::pocklington::safe_prime_by_pocklington;
 use crate::random::uniform_below;
+use crate::sieve::first_odd_primes;
+use crate::sieve::segment::{survivors, SegmentSieve, StepInverses};
 use crate::Error;
 use num_bigint::BigUint;
 use num_integer::Integer;
@@ -123,7 +123,13 @@ impl Race<'_> {
 /// safe-prime candidate (p is then proven prime by Pocklington), on p for a plain prime.
 /// A safe-prime candidate whose p passes waits in `q_wait` for the next call. Empties
 /// `batch`; returns the first candidate accepted.
-fn test_batch(plan: &Plan, q_wait: &mut Vec<BigUint>, batch: &mut Vec<BigUint>, rng: &mut impl CryptoRngCore, race: &mut Race) -> Result<Option<BigUint>, Error> {
+fn test_batch(
+    plan: &Plan,
+    q_wait: &mut Vec<BigUint>,
+    batch: &mut Vec<BigUint>,
+    rng: &mut impl CryptoRngCore,
+    race: &mut Race,
+) -> Result<Option<BigUint>, Error> {
     if batch.is_empty() && q_wait.is_empty() {
         return Ok(None);
     }

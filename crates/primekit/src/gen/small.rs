@@ -34,7 +34,9 @@ pub(crate) fn generate_small(plan: &Plan, rng: &mut impl CryptoRngCore) -> Resul
     let lower = u64::try_from(&plan.lower).expect("bits <= 64");
     let upper_incl = u64::try_from(&(&plan.upper - 1u8)).expect("bits <= 64");
     let span = upper_incl - lower + 1;
-    let none = || Error::InvalidArgument(format!("no {}prime of {} bits satisfies the constraints", if plan.safe { "safe " } else { "" }, plan.bits));
+    let none = || {
+        Error::InvalidArgument(format!("no {}prime of {} bits satisfies the constraints", if plan.safe { "safe " } else { "" }, plan.bits))
+    };
     if span <= ENUMERATE_LIMIT {
         let all: Vec<u64> = (lower..=upper_incl).filter(|&p| qualifies(plan, p)).collect();
         if all.is_empty() {

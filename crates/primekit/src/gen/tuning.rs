@@ -37,7 +37,9 @@ impl<'a> Probe<'a> {
     /// Checked before the options, as [`generate_with_sieve_primes`] always did.
     fn check(&self) -> Result<(), Error> {
         match self.sieve_primes {
-            Some(n) if n == 0 || n > max_sieve_primes() => Err(Error::InvalidArgument(format!("sieve_primes must be in 1..={}", max_sieve_primes()))),
+            Some(n) if n == 0 || n > max_sieve_primes() => {
+                Err(Error::InvalidArgument(format!("sieve_primes must be in 1..={}", max_sieve_primes())))
+            }
             _ => Ok(()),
         }
     }

@@ -165,10 +165,7 @@ pub fn check_dh(d: &DhParams) -> Result<CheckReport, InputError> {
         ),
     });
     checks.extend(d.private_value_length.as_ref().map(|l| private_value_length(l, p)));
-    Ok(CheckReport {
-        format: d.format,
-        checks,
-    })
+    Ok(CheckReport { format: d.format, checks })
 }
 
 /// `p_prime`. When `half_prime` says (p-1)/2 is prime, p follows from one Fermat step
@@ -181,14 +178,7 @@ fn p_prime(p: &BigUint, half_prime: Option<bool>) -> Result<Check, InputError> {
         let fermat = modpow_vartime(&BigUint::from(3u32), &(p - 1u32), p).map_err(Error::from)?.is_one();
         let prime = safe_prime_by_pocklington(p, 3, fermat);
         let how = "(Pocklington: (p-1)/2 is prime and 3^(p-1) = 1 mod p)";
-        (
-            prime,
-            if prime {
-                format!("p is prime {how}; error probability <= 2^-128")
-            } else {
-                "p is composite (3^(p-1) != 1 mod p)".into()
-            },
-        )
+        (prime, if prime { format!("p is prime {how}; error probability <= 2^-128") } else { "p is composite (3^(p-1) != 1 mod p)".into() })
     } else {
         let prime = try_is_prime(p)?;
         (prime, prime_detail("p", prime))
@@ -205,36 +195,20 @@ fn q_prime(q: &BigUint) -> Result<Check, InputError> {
 /// `q_divides_p_minus_1` (X9.42).
 fn q_divides_p_minus_1(q: &BigUint, p_minus_1: &BigUint) -> Check {
     let divides = !q.is_zero() && !p_minus_1.is_zero() && (p_minus_1 % q).is_zero();
-    Check::new(
-        "q_divides_p_minus_1",
-        Status::from_bool(divides),
-        if divides {
-            "q divides p-1"
-        } else {
-            "q does not divide p-1"
-        },
-    )
+    Check::new("q_divides_p_minus_1", Status::from_bool(divides), if divides { "q divides p-1" } else { "q does not divide p-1" })
 }
 
 /// `j_cofactor` (X9.42, when j is present): j = (p-1)/q, given whether q divides p-1.
 fn j_cofactor(j: &BigUint, q: &BigUint, p_minus_1: &BigUint, divides: bool) -> Check {
     let ok = divides && (p_minus_1 / q) == *j;
-    Check::new(
-        "j_cofactor",
-        Status::from_bool(ok),
-        if ok { "j = (p-1)/q" } else { "j != (p-1)/q" },
-    )
+    Check::new("j_cofactor", Status::from_bool(ok), if ok { "j = (p-1)/q" } else { "j != (p-1)/q" })
 }
 
 /// `p_safe_prime` (PKCS#3): (p-1)/2 prime, reusing `half_prime` when `check_dh` already
 /// tested it; skipped unless p is an odd prime.
 fn p_safe_prime(p_odd_prime: bool, half_prime: Option<bool>, half: &BigUint) -> Result<Check, InputError> {
     if !p_odd_prime {
-        return Ok(Check::new(
-            "p_safe_prime",
-            Status::Skip,
-            "not evaluated: p is not an odd prime",
-        ));
+        return Ok(Check::new("p_safe_prime", Status::Skip, "not evaluated: p is not an odd prime"));
     }
     let safe = match half_prime {
         Some(known) => known,
@@ -260,11 +234,7 @@ fn g_range(g: &BigUint, p_minus_1: &BigUint) -> Check {
     Check::new(
         "g_range",
         Status::from_bool(g_in_range),
-        if g_in_range {
-            "1 < g < p-1".to_string()
-        } else {
-            format!("g = {} is not in (1, p-1)", short(g))
-        },
+        if g_in_range { "1 < g < p-1".to_string() } else { format!("g = {} is not in (1, p-1)", short(g)) },
     )
 }
 
@@ -285,23 +255,11 @@ fn g_order_check(g: &BigUint, q: &BigUint, p: &BigUint, derived: bool) -> Result
     let r = modpow_vartime(g, q, p).map_err(Error::from)?;
     let which = if derived { "q = (p-1)/2" } else { "q" };
     Ok(if r.is_one() {
-        Check::new(
-            "g_order",
-            Status::Pass,
-            format!("g^q = 1 mod p: g generates the subgroup of prime order {which}"),
-        )
+        Check::new("g_order", Status::Pass, format!("g^q = 1 mod p: g generates the subgroup of prime order {which}"))
     } else if derived && r == p - 1u32 {
-        Check::new(
-            "g_order",
-            Status::Warn,
-            "g^q = p-1 mod p: g generates the full group of order 2q (leaks one bit of each secret)",
-        )
+        Check::new("g_order", Status::Warn, "g^q = p-1 mod p: g generates the full group of order 2q (leaks one bit of each secret)")
     } else {
-        Check::new(
-            "g_order",
-            Status::Fail,
-            format!("g^q != 1 mod p ({which}): g is not in the order-q subgroup"),
-        )
+        Check::new("g_order", Status::Fail, format!("g^q != 1 mod p ({which}): g is not in the order-q subgroup"))
     })
 }
 

@@ -21,10 +21,7 @@ pub enum InputError {
     /// No PEM block at all (binary file, DER, or text without `-----BEGIN`).
     NotPem(String),
     /// PEM blocks were found, but none with a label this check reads.
-    WrongLabel {
-        found: Vec<String>,
-        expected: Vec<&'static str>,
-    },
+    WrongLabel { found: Vec<String>, expected: Vec<&'static str> },
     /// The PEM block is damaged (truncated, bad base64, headers, ...).
     Pem(String),
     /// The base64 decoded but the ASN.1 (DER) structure is wrong.
@@ -39,21 +36,14 @@ impl core::fmt::Display for InputError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             InputError::TooLarge { bytes, max } => {
-                write!(
-                    f,
-                    "input is at least {bytes} bytes; the maximum accepted is {max} bytes"
-                )
+                write!(f, "input is at least {bytes} bytes; the maximum accepted is {max} bytes")
             }
             InputError::NotPem(m) => write!(f, "not a PEM file: {m}"),
             InputError::WrongLabel { found, expected } => write!(
                 f,
                 "wrong PEM label: found {}; expected {}",
                 found.iter().map(|l| format!("\"{l}\"")).collect::<Vec<_>>().join(", "),
-                expected
-                    .iter()
-                    .map(|l| format!("\"{l}\""))
-                    .collect::<Vec<_>>()
-                    .join(" or ")
+                expected.iter().map(|l| format!("\"{l}\"")).collect::<Vec<_>>().join(" or ")
             ),
             InputError::Pem(m) => write!(f, "malformed PEM: {m}"),
             InputError::Der(m) => write!(f, "malformed DER: {m}"),
@@ -117,10 +107,7 @@ fn find_blocks(text: &str) -> Vec<Block<'_>> {
             Some(e) => after + e + end_marker.len(),
             None => text.len(),
         };
-        blocks.push(Block {
-            label,
-            text: &text[start..end],
-        });
+        blocks.push(Block { label, text: &text[start..end] });
         rest = end;
     }
     blocks
@@ -132,21 +119,15 @@ fn find_blocks(text: &str) -> Vec<Block<'_>> {
 /// PKCS#8 `ENCRYPTED PRIVATE KEY` block, or a legacy block with `Proc-Type: 4,ENCRYPTED`.
 pub(crate) fn decode_pem(bytes: &[u8], expected: &[&'static str]) -> Result<(&'static str, Vec<u8>), InputError> {
     if bytes.len() > MAX_INPUT_BYTES {
-        return Err(InputError::TooLarge {
-            bytes: bytes.len() as u64,
-            max: MAX_INPUT_BYTES as u64,
-        });
+        return Err(InputError::TooLarge { bytes: bytes.len() as u64, max: MAX_INPUT_BYTES as u64 });
     }
-    let text = std::str::from_utf8(bytes)
-        .map_err(|_| InputError::NotPem("the file is not text (binary DER input is not supported)".into()))?;
+    let text =
+        std::str::from_utf8(bytes).map_err(|_| InputError::NotPem("the file is not text (binary DER input is not supported)".into()))?;
     let blocks = find_blocks(text);
     if blocks.is_empty() {
         return Err(InputError::NotPem("no \"-----BEGIN ...-----\" line found".into()));
     }
-    let Some((label, block)) = blocks
-        .iter()
-        .find_map(|b| expected.iter().find(|&&e| e == b.label).map(|&e| (e, b)))
-    else {
+    let Some((label, block)) = blocks.iter().find_map(|b| expected.iter().find(|&&e| e == b.label).map(|&e| (e, b))) else {
         if blocks.iter().any(|b| b.label == "ENCRYPTED PRIVATE KEY") {
             return Err(InputError::Unsupported(
                 "encrypted keys are unsupported (ENCRYPTED PRIVATE KEY); decrypt a copy first, \
@@ -154,10 +135,7 @@ pub(crate) fn decode_pem(bytes: &[u8], expected: &[&'static str]) -> Result<(&'s
                     .into(),
             ));
         }
-        return Err(InputError::WrongLabel {
-            found: blocks.iter().map(|b| b.label.to_string()).collect(),
-            expected: expected.to_vec(),
-        });
+        return Err(InputError::WrongLabel { found: blocks.iter().map(|b| b.label.to_string()).collect(), expected: expected.to_vec() });
     };
     if block.text.contains("Proc-Type: 4,ENCRYPTED") {
         return Err(InputError::Unsupported(format!(
@@ -165,11 +143,7 @@ pub(crate) fn decode_pem(bytes: &[u8], expected: &[&'static str]) -> Result<(&'s
         )));
     }
     let (_, der) = pem_rfc7468::decode_vec(block.text.as_bytes()).map_err(|e| {
-        let hint = if block.text.contains(&format!("-----END {label}-----")) {
-            ""
-        } else {
-            " (no END line: truncated?)"
-        };
+        let hint = if block.text.contains(&format!("-----END {label}-----")) { "" } else { " (no END line: truncated?)" };
         InputError::Pem(format!("{label} block: {e}{hint}"))
     })?;
     Ok((label, der))
@@ -180,10 +154,7 @@ pub(crate) fn decode_pem(bytes: &[u8], expected: &[&'static str]) -> Result<(&'s
 pub(crate) fn uint_value(u: &UintRef<'_>) -> Result<BigUint, InputError> {
     let v = BigUint::from_bytes_be(u.as_bytes());
     if v.bits() > MAX_INPUT_BITS {
-        return Err(InputError::Prime(Error::InputTooLarge {
-            bits: v.bits(),
-            max: MAX_INPUT_BITS,
-        }));
+        return Err(InputError::Prime(Error::InputTooLarge { bits: v.bits(), max: MAX_INPUT_BITS }));
     }
     Ok(v)
 }

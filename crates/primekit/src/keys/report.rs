@@ -51,11 +51,7 @@ pub struct Check {
 
 impl Check {
     pub fn new(name: &'static str, status: Status, detail: impl Into<String>) -> Self {
-        Check {
-            name,
-            status,
-            detail: detail.into(),
-        }
+        Check { name, status, detail: detail.into() }
     }
 
     /// Pass or Warn.

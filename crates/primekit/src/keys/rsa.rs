@@ -68,9 +68,7 @@ fn algorithm_name(oid: &ObjectIdentifier) -> &'static str {
 fn from_pkcs1(format: &'static str, der: &[u8]) -> Result<RsaKey, InputError> {
     let k = pkcs1::RsaPrivateKey::from_der(der).map_err(|e| InputError::Der(format!("RSAPrivateKey: {e}")))?;
     if k.other_prime_infos.is_some() {
-        return Err(InputError::Unsupported(
-            "multi-prime RSA keys (otherPrimeInfos) are unsupported".into(),
-        ));
+        return Err(InputError::Unsupported("multi-prime RSA keys (otherPrimeInfos) are unsupported".into()));
     }
     Ok(RsaKey {
         format,
@@ -112,21 +110,13 @@ fn prime_check(name: &'static str, what: &str, v: &BigUint) -> Result<Check, Inp
     Ok(Check::new(
         name,
         Status::from_bool(prime),
-        if prime {
-            format!("{what} is prime (error probability <= 2^-128)")
-        } else {
-            format!("{what} is composite")
-        },
+        if prime { format!("{what} is prime (error probability <= 2^-128)") } else { format!("{what} is composite") },
     ))
 }
 
 /// A property that holds or not; the detail states it, prefixed by NOT when it fails.
 fn congruence(name: &'static str, holds: bool, text: &str) -> Check {
-    Check::new(
-        name,
-        Status::from_bool(holds),
-        if holds { text.to_string() } else { format!("NOT {text}") },
-    )
+    Check::new(name, Status::from_bool(holds), if holds { text.to_string() } else { format!("NOT {text}") })
 }
 
 /// Audits a parsed key; errors only if the OS random generator fails.
@@ -145,11 +135,7 @@ pub fn check_rsa(k: &RsaKey) -> Result<CheckReport, InputError> {
     checks.push(Check::new(
         "pq_distance",
         Status::from_bool(far),
-        if far {
-            format!("|p-q| > 2^{min_gap_bits}")
-        } else {
-            format!("|p-q| <= 2^{min_gap_bits}: n can be factored by Fermat's method")
-        },
+        if far { format!("|p-q| > 2^{min_gap_bits}") } else { format!("|p-q| <= 2^{min_gap_bits}: n can be factored by Fermat's method") },
     ));
 
     let e = &k.e;
@@ -160,11 +146,7 @@ pub fn check_rsa(k: &RsaKey) -> Result<CheckReport, InputError> {
     } else {
         Status::Pass
     };
-    let e_text = if e.bits() <= 64 {
-        e.to_string()
-    } else {
-        format!("<{}-bit number>", e.bits())
-    };
+    let e_text = if e.bits() <= 64 { e.to_string() } else { format!("<{}-bit number>", e.bits()) };
     checks.push(Check::new(
         "e_valid",
         e_status,
@@ -179,10 +161,7 @@ pub fn check_rsa(k: &RsaKey) -> Result<CheckReport, InputError> {
         for name in ["ed_inverse", "dp_crt", "dq_crt", "qinv_crt"] {
             checks.push(Check::new(name, Status::Skip, "not evaluated: p and q must exceed 1"));
         }
-        return Ok(CheckReport {
-            format: k.format,
-            checks,
-        });
+        return Ok(CheckReport { format: k.format, checks });
     }
     let p1 = &k.p - &one;
     let q1 = &k.q - &one;
@@ -193,8 +172,5 @@ pub fn check_rsa(k: &RsaKey) -> Result<CheckReport, InputError> {
     checks.push(congruence("dq_crt", k.dq == &k.d % &q1, "dQ = d mod (q-1)"));
     let qinv_ok = k.qinv < k.p && ((&k.qinv * &k.q) % &k.p).is_one();
     checks.push(congruence("qinv_crt", qinv_ok, "qInv < p and qInv*q = 1 mod p"));
-    Ok(CheckReport {
-        format: k.format,
-        checks,
-    })
+    Ok(CheckReport { format: k.format, checks })
 }

@@ -135,10 +135,7 @@ fn derive_rounds(shape: SearchShape) -> u32 {
 
 /// (k, t) rows for the documented table: jobs = 1, no congruence.
 pub fn search_rounds_table(log2_window: u32, sizes: &[u32]) -> Vec<(u32, u32)> {
-    sizes
-        .iter()
-        .map(|&bits| (bits, rounds_for_search(SearchShape { bits, log2_window, jobs: 1, log2_class_factor: 0 })))
-        .collect()
+    sizes.iter().map(|&bits| (bits, rounds_for_search(SearchShape { bits, log2_window, jobs: 1, log2_class_factor: 0 }))).collect()
 }
 
 #[cfg(test)]

@@ -12,6 +12,4 @@
 pub mod error_bound;
 pub mod tuning;
 
-pub use error_bound::{
-    log2_avg_pass, log2_pc_m, rounds_for_search, search_rounds_table, SearchShape, TARGET_LOG2_ERROR,
-};
+pub use error_bound::{log2_avg_pass, log2_pc_m, rounds_for_search, search_rounds_table, SearchShape, TARGET_LOG2_ERROR};

@@ -142,7 +142,17 @@ mod tests {
     fn size_tiers_at_their_edges() {
         const AT_512: usize = trial_division_primes(512);
         assert_eq!(AT_512, 512);
-        for (bits, r) in [(0u64, 512usize), (513, 1024), (1024, 1024), (1025, 2048), (3072, 2048), (3073, 4096), (4096, 4096), (4097, 8192), (MAX_INPUT_BITS, 8192)] {
+        for (bits, r) in [
+            (0u64, 512usize),
+            (513, 1024),
+            (1024, 1024),
+            (1025, 2048),
+            (3072, 2048),
+            (3073, 4096),
+            (4096, 4096),
+            (4097, 8192),
+            (MAX_INPUT_BITS, 8192),
+        ] {
             assert_eq!(trial_division_primes(bits), r, "bits {bits}");
         }
         const AT_2048: usize = mr_rounds(2048);

@@ -19,8 +19,8 @@
 use super::jacobi::{jacobi_binary, jacobi_small};
 use super::square::is_perfect_square;
 use crate::arith::limbs::{add_mod_vartime, sub_mod_vartime, to_limbs, Limb};
-use crate::arith::word::rem_limbs;
 use crate::arith::lucas_v::lucas_v_vartime;
+use crate::arith::word::rem_limbs;
 use crate::arith::MontContext;
 use crate::Error;
 use num_bigint::{BigInt, BigUint};

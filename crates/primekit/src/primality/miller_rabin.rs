@@ -349,7 +349,12 @@ mod batch_tests {
             // the AND of the single rounds.
             for (start, count) in [(0usize, 8usize), (3, 5), (8, 9), (0, 40), (rng.next_u32() as usize % 30, 3)] {
                 let batch = &bases[start..start + count];
-                assert_eq!(mr.passes_all_ct(batch), single[start..start + count].iter().all(|&p| p), "n bits {} batch {start}+{count}", n.bits());
+                assert_eq!(
+                    mr.passes_all_ct(batch),
+                    single[start..start + count].iter().all(|&p| p),
+                    "n bits {} batch {start}+{count}",
+                    n.bits()
+                );
             }
             if n == &liars {
                 // Eight liars pass together in the lanes; one witness among them (in

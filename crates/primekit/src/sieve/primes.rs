@@ -112,7 +112,8 @@ mod tests {
         // Limits around the segment size (2^17 odd numbers = 2^18) and tiny ones; every
         // odd number below each limit classified by trial division.
         for limit in [3usize, 4, 10, 100, 1000, (1 << 18) - 1, 1 << 18, (1 << 18) + 3, 600_001] {
-            let want: Vec<u32> = (3..limit as u32).step_by(2).filter(|&n| (3..).step_by(2).take_while(|d| d * d <= n).all(|d| n % d != 0)).collect();
+            let want: Vec<u32> =
+                (3..limit as u32).step_by(2).filter(|&n| (3..).step_by(2).take_while(|d| d * d <= n).all(|d| n % d != 0)).collect();
             assert_eq!(odd_primes_below(limit), want, "limit {limit}");
         }
     }

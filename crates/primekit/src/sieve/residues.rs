@@ -122,7 +122,9 @@ mod tests {
         let n = (BigUint::from(1u8) << 1000u32) - 12345u32;
         // Prefixes of each static list (paired vector path when present), and a slice that
         // is no prefix (division path).
-        for primes in [first_odd_primes(30_000), first_odd_primes(30_001), first_odd_primes(9999), first_odd_primes(777), &first_odd_primes(800)[1..]] {
+        for primes in
+            [first_odd_primes(30_000), first_odd_primes(30_001), first_odd_primes(9999), first_odd_primes(777), &first_odd_primes(800)[1..]]
+        {
             let mut out = Vec::new();
             residues(&n.to_u64_digits(), primes, &mut out);
             assert_eq!(out.len(), primes.len());

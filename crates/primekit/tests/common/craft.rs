@@ -26,21 +26,14 @@ pub fn hex(s: &str) -> BigUint {
 }
 
 pub fn pem(label: &str, der: &[u8]) -> Vec<u8> {
-    pem_rfc7468::encode_string(label, pem_rfc7468::LineEnding::LF, der)
-        .unwrap()
-        .into_bytes()
+    pem_rfc7468::encode_string(label, pem_rfc7468::LineEnding::LF, der).unwrap().into_bytes()
 }
 
 /// PKCS#3 `DH PARAMETERS` file for (p, g).
 pub fn pkcs3(p: &BigUint, g: &BigUint) -> Vec<u8> {
     let (pb, gb) = (p.to_bytes_be(), g.to_bytes_be());
-    let der = DhParameter {
-        prime: UintRef::new(&pb).unwrap(),
-        base: UintRef::new(&gb).unwrap(),
-        private_value_length: None,
-    }
-    .to_der()
-    .unwrap();
+    let der =
+        DhParameter { prime: UintRef::new(&pb).unwrap(), base: UintRef::new(&gb).unwrap(), private_value_length: None }.to_der().unwrap();
     pem("DH PARAMETERS", &der)
 }
 
@@ -79,25 +72,12 @@ pub fn rsa_key(p: BigUint, q: BigUint) -> RsaKey {
 
 /// The key (p, q, e, d) with n and the CRT values derived from them.
 pub fn rsa_key_with_d(p: BigUint, q: BigUint, e: BigUint, d: BigUint) -> RsaKey {
-    RsaKey {
-        format: "pkcs1",
-        n: &p * &q,
-        dp: &d % (&p - 1u32),
-        dq: &d % (&q - 1u32),
-        qinv: q.modinv(&p).unwrap_or_default(),
-        e,
-        d,
-        p,
-        q,
-    }
+    RsaKey { format: "pkcs1", n: &p * &q, dp: &d % (&p - 1u32), dq: &d % (&q - 1u32), qinv: q.modinv(&p).unwrap_or_default(), e, d, p, q }
 }
 
 /// PKCS#1 `RSAPrivateKey` DER of `k`, whatever its values (consistent or not).
 pub fn rsa_der(k: &RsaKey) -> Vec<u8> {
-    let b: Vec<Vec<u8>> = [&k.n, &k.e, &k.d, &k.p, &k.q, &k.dp, &k.dq, &k.qinv]
-        .iter()
-        .map(|v| v.to_bytes_be())
-        .collect();
+    let b: Vec<Vec<u8>> = [&k.n, &k.e, &k.d, &k.p, &k.q, &k.dp, &k.dq, &k.qinv].iter().map(|v| v.to_bytes_be()).collect();
     let u = |i: usize| UintRef::new(&b[i]).unwrap();
     pkcs1::RsaPrivateKey {
         modulus: u(0),
@@ -122,10 +102,7 @@ pub fn pkcs1_pem(k: &RsaKey) -> Vec<u8> {
 /// `PRIVATE KEY` (PKCS#8) PEM file wrapping the PKCS#1 key under algorithm `oid`.
 pub fn pkcs8_pem(k: &RsaKey, oid: &str) -> Vec<u8> {
     let der = rsa_der(k);
-    let alg = pkcs8::AlgorithmIdentifierRef {
-        oid: ObjectIdentifier::new_unwrap(oid),
-        parameters: Some(der::asn1::AnyRef::NULL),
-    };
+    let alg = pkcs8::AlgorithmIdentifierRef { oid: ObjectIdentifier::new_unwrap(oid), parameters: Some(der::asn1::AnyRef::NULL) };
     pem("PRIVATE KEY", &pkcs8::PrivateKeyInfo::new(alg, &der).to_der().unwrap())
 }
 

@@ -197,7 +197,13 @@ pub(super) unsafe fn amm<const SQUARE: bool>(out: &mut [Digit], a: &[Digit], b: 
 /// # Safety
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn amm_fixed<const L: usize, const SQUARE: bool>(out: &mut [Digit; L], a: &[Digit; L], b: &[Digit; L], m: &[Digit; L], inv: &Digit) {
+pub(super) unsafe fn amm_fixed<const L: usize, const SQUARE: bool>(
+    out: &mut [Digit; L],
+    a: &[Digit; L],
+    b: &[Digit; L],
+    m: &[Digit; L],
+    inv: &Digit,
+) {
     const { assert!(L >= 1 && 2 * L <= 256 && L <= MAX_DIGITS) };
     let mut buf = [MaybeUninit::<__m256i>::uninit(); 2 * MAX_DIGITS + 3 * W];
     // SAFETY: AVX2 (caller); lengths as required.
@@ -281,7 +287,10 @@ mod tests {
                     }
                 }
                 let _ = round;
-                println!("L={L}: sqr generic {:.0} ns, fixed {:.0} ns; mul generic {:.0} ns, fixed {:.0} ns", best[0], best[1], best[2], best[3]);
+                println!(
+                    "L={L}: sqr generic {:.0} ns, fixed {:.0} ns; mul generic {:.0} ns, fixed {:.0} ns",
+                    best[0], best[1], best[2], best[3]
+                );
             }
         }
         run::<37>();

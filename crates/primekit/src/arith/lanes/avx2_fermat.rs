@@ -232,7 +232,10 @@ mod tests {
         // Base-2 Fermat pseudoprimes, Carmichael numbers, their neighbours and primes,
         // grouped by bit length; then larger Carmichael numbers (6k+1)(12k+1)(18k+1) and
         // the pseudoprime F5 = 2^32 + 1.
-        let small: [u64; 24] = [341, 561, 645, 1105, 1387, 1729, 1905, 2047, 2465, 2701, 2821, 3277, 4033, 4369, 4371, 4681, 5461, 6601, 7957, 8321, 8481, 8911, 343, 1031];
+        let small: [u64; 24] = [
+            341, 561, 645, 1105, 1387, 1729, 1905, 2047, 2465, 2701, 2821, 3277, 4033, 4369, 4371, 4681, 5461, 6601, 7957, 8321, 8481,
+            8911, 343, 1031,
+        ];
         let mut by_bits: std::collections::BTreeMap<u64, Vec<BigUint>> = Default::default();
         for &n in &small {
             for v in [n, n + 2] {

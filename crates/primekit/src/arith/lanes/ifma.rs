@@ -250,7 +250,9 @@ unsafe fn select_ct(out: &mut [u64], table: &[u64], idx: usize) {
     let w = out.len();
     assert!(w.is_multiple_of(LANES) && table.len().is_multiple_of(w));
     // All ones when i == idx: (i ^ idx) - 1 borrows out of bit 63 only for 0.
-    let masks: Vec<__m512i> = (0..table.len() / w).map(|i| _mm512_set1_epi64(core::hint::black_box(((i ^ idx) as u64).wrapping_sub(1) >> 63).wrapping_neg() as i64)).collect();
+    let masks: Vec<__m512i> = (0..table.len() / w)
+        .map(|i| _mm512_set1_epi64(core::hint::black_box(((i ^ idx) as u64).wrapping_sub(1) >> 63).wrapping_neg() as i64))
+        .collect();
     for (j, o) in out.chunks_exact_mut(LANES).enumerate() {
         let mut v = _mm512_setzero_si512();
         for (i, &m) in masks.iter().enumerate() {
@@ -330,7 +332,6 @@ unsafe fn amm(out: &mut [[u64; LANES]], a: &[[u64; LANES]], b: &[[u64; LANES]], 
         unsafe { _mm512_storeu_si512(out[j].as_mut_ptr() as *mut _, av[j]) };
     }
 }
-
 
 #[cfg(test)]
 mod tests {

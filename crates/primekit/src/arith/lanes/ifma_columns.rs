@@ -61,7 +61,16 @@ fn sum4(v: &[__m512i; 4]) -> __m512i {
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 #[allow(clippy::too_many_arguments)]
-unsafe fn mac_column_pair(c0: &mut [__m512i; 2], c1: &mut [__m512i; 4], c2: &mut [__m512i; 2], x: &[[u64; LANES]], y: &[[u64; LANES]], k: usize, i0: usize, i1: usize) {
+unsafe fn mac_column_pair(
+    c0: &mut [__m512i; 2],
+    c1: &mut [__m512i; 4],
+    c2: &mut [__m512i; 2],
+    x: &[[u64; LANES]],
+    y: &[[u64; LANES]],
+    k: usize,
+    i0: usize,
+    i1: usize,
+) {
     if i0 >= i1 {
         return;
     }
@@ -117,7 +126,13 @@ fn with_late_terms(early: __m512i, carry: __m512i, q: __m512i, m0: __m512i, m1: 
 ///
 /// Callers without the target features must check the CPU (`unsafe` call).
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub(super) fn amm_column_pairs<const L: usize, const SQUARE: bool>(out: &mut [[u64; LANES]; L], a: &[[u64; LANES]; L], b: &[[u64; LANES]; L], m: &[[u64; LANES]; L], inv: __m512i) {
+pub(super) fn amm_column_pairs<const L: usize, const SQUARE: bool>(
+    out: &mut [[u64; LANES]; L],
+    a: &[[u64; LANES]; L],
+    b: &[[u64; LANES]; L],
+    m: &[[u64; LANES]; L],
+    inv: __m512i,
+) {
     const { assert!(L.is_multiple_of(2) && L >= 4) };
     // SAFETY: each pointer addresses a whole [u64; 8] (64 bytes); unaligned access is fine.
     let ld = |p: &[u64; LANES]| unsafe { _mm512_loadu_si512(p.as_ptr().cast()) };

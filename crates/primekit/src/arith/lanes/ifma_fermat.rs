@@ -115,7 +115,7 @@ unsafe fn fermat_fixed<const L: usize>(m: &[[u64; LANES]], m0inv: &[u64; LANES],
     // 2m (< R/8), for the final reduction.
     let mut m2 = mv;
     double_mod(&mut m2, &[_mm512_set1_epi64(MASK52 as i64); L]); // 2m < R - 1: never reduced
-    // R mod m: start from the public 2^(bits-2) < m and double 52 L - bits + 2 times.
+                                                                 // R mod m: start from the public 2^(bits-2) < m and double 52 L - bits + 2 times.
     let mut one = [zero; L];
     let top = bits - 2;
     one[top / 52] = _mm512_set1_epi64(1i64 << (top % 52));
@@ -254,7 +254,10 @@ mod tests {
         let Some(cpu) = crate::arith::cpu::avx512_ifma_or_skip("8-lane Fermat") else { return };
         // Base-2 Fermat pseudoprimes (341, 561, 645, 1105, 1387, 1729, 1905, 2047, ...),
         // Carmichael numbers, their neighbours, and primes, grouped by bit length.
-        let small: [u64; 24] = [341, 561, 645, 1105, 1387, 1729, 1905, 2047, 2465, 2701, 2821, 3277, 4033, 4369, 4371, 4681, 5461, 6601, 7957, 8321, 8481, 8911, 343, 1031];
+        let small: [u64; 24] = [
+            341, 561, 645, 1105, 1387, 1729, 1905, 2047, 2465, 2701, 2821, 3277, 4033, 4369, 4371, 4681, 5461, 6601, 7957, 8321, 8481,
+            8911, 343, 1031,
+        ];
         let mut by_bits: std::collections::BTreeMap<u64, Vec<BigUint>> = Default::default();
         for &n in &small {
             for v in [n, n + 2] {

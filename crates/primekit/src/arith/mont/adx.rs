@@ -32,7 +32,9 @@ use core::arch::asm;
 macro_rules! addmul_row {
     ($len:literal, $q4:literal) => {
         concat!(
-            "mov rcx, ", $len, "\n",
+            "mov rcx, ",
+            $len,
+            "\n",
             "and ecx, 3\n",
             "xor {hp:e}, {hp:e}\n", // CF = OF = 0
             "jrcxz 3f\n",
@@ -48,7 +50,9 @@ macro_rules! addmul_row {
             "jrcxz 3f\n",
             "jmp 2b\n",
             "3:\n",
-            "mov rcx, ", $q4, "\n",
+            "mov rcx, ",
+            $q4,
+            "\n",
             "jrcxz 5f\n",
             "4:\n",
             "mulx {hi}, {lo}, qword ptr [{v}]\n",

@@ -124,16 +124,46 @@ impl IfmaParams {
 macro_rules! by_vectors {
     ($v:expr, |$V:ident| $body:expr) => {
         match $v {
-            1 => { const $V: usize = 1; $body }
-            2 => { const $V: usize = 2; $body }
-            3 => { const $V: usize = 3; $body }
-            4 => { const $V: usize = 4; $body }
-            5 => { const $V: usize = 5; $body }
-            6 => { const $V: usize = 6; $body }
-            7 => { const $V: usize = 7; $body }
-            8 => { const $V: usize = 8; $body }
-            9 => { const $V: usize = 9; $body }
-            10 => { const $V: usize = 10; $body }
+            1 => {
+                const $V: usize = 1;
+                $body
+            }
+            2 => {
+                const $V: usize = 2;
+                $body
+            }
+            3 => {
+                const $V: usize = 3;
+                $body
+            }
+            4 => {
+                const $V: usize = 4;
+                $body
+            }
+            5 => {
+                const $V: usize = 5;
+                $body
+            }
+            6 => {
+                const $V: usize = 6;
+                $body
+            }
+            7 => {
+                const $V: usize = 7;
+                $body
+            }
+            8 => {
+                const $V: usize = 8;
+                $body
+            }
+            9 => {
+                const $V: usize = 9;
+                $body
+            }
+            10 => {
+                const $V: usize = 10;
+                $body
+            }
             _ => unreachable!("IfmaParams::new bounds the vector count"),
         }
     };
@@ -495,7 +525,12 @@ mod tests {
                 let r1_inv = r1.modinv(&m).unwrap();
                 // Largest allowed inputs: 4m - 1 (R' >= 16m), then 2m - 1 and m.
                 let top = &m * 4u32 - 1u32;
-                for (a, b) in [(top.clone(), top.clone()), (top.clone(), BigUint::one()), (&m * 2u32 - 1u32, m.clone()), (m.clone() - 1u32, BigUint::one())] {
+                for (a, b) in [
+                    (top.clone(), top.clone()),
+                    (top.clone(), BigUint::one()),
+                    (&m * 2u32 - 1u32, m.clone()),
+                    (m.clone() - 1u32, BigUint::one()),
+                ] {
                     let digits = |x: &BigUint| {
                         let mut d = vec![0; p.width()];
                         limbs_to_digits52(&mut d, &to_limbs(x, n + 1).unwrap(), p.k);

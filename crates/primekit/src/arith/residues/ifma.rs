@@ -55,4 +55,3 @@ unsafe fn residues_ifma(digits: &[u64], m: &[u64], minv: &[u64], c: &[u64], grou
         g += if pair { 2 } else { 1 };
     }
 }
-

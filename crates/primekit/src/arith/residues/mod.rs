@@ -121,32 +121,33 @@ mod tests {
 
     #[test]
     fn residues_match_biguint() {
-        let moduli: Vec<u64> = (0..37u64).map(|k| ((MAX_MODULUS - 1) - 2 * k * 1_000_003) | 1).chain([3, 5, 7, 1 << 25 | 1, 999_999_999_989]).collect();
+        let moduli: Vec<u64> =
+            (0..37u64).map(|k| ((MAX_MODULUS - 1) - 2 * k * 1_000_003) | 1).chain([3, 5, 7, 1 << 25 | 1, 999_999_999_989]).collect();
         let tables = [ResidueTable::new(&moduli), ResidueTable::accelerated(&moduli)];
         for t in tables.iter().flatten() {
-        for n in [
-            BigUint::from(0u8),
-            BigUint::from(12345u32),
-            (BigUint::from(1u8) << 1024u32) - 1u8,
-            (BigUint::from(3u8) << 2046u32) - 12345u32,
-            (BigUint::from(1u8) << 50u32) + 7u8,
-        ] {
-            let limbs = n.to_u64_digits();
-            let mut out = Vec::new();
-            t.residues(&limbs, moduli.len(), &mut out);
-            let mut port = vec![0; out.len()];
-            residues_portable(&digits50(&limbs), &t.m[..out.len()], &t.minv, &t.c, &mut port);
-            for (k, &m) in moduli.iter().enumerate() {
-                assert!(out[k] < 1 << 52);
-                let want = (&n % m).to_u64_digits().first().copied().unwrap_or(0);
-                assert_eq!(out[k] % m, want, "ifma/portable dispatch, m={m} n={n}");
-                assert_eq!(port[k] % m, want, "portable, m={m}");
+            for n in [
+                BigUint::from(0u8),
+                BigUint::from(12345u32),
+                (BigUint::from(1u8) << 1024u32) - 1u8,
+                (BigUint::from(3u8) << 2046u32) - 12345u32,
+                (BigUint::from(1u8) << 50u32) + 7u8,
+            ] {
+                let limbs = n.to_u64_digits();
+                let mut out = Vec::new();
+                t.residues(&limbs, moduli.len(), &mut out);
+                let mut port = vec![0; out.len()];
+                residues_portable(&digits50(&limbs), &t.m[..out.len()], &t.minv, &t.c, &mut port);
+                for (k, &m) in moduli.iter().enumerate() {
+                    assert!(out[k] < 1 << 52);
+                    let want = (&n % m).to_u64_digits().first().copied().unwrap_or(0);
+                    assert_eq!(out[k] % m, want, "ifma/portable dispatch, m={m} n={n}");
+                    assert_eq!(port[k] % m, want, "portable, m={m}");
+                }
+                // A prefix.
+                t.residues(&limbs, 9, &mut out);
+                assert_eq!(out.len(), 16);
+                assert_eq!(out[8] % moduli[8], (&n % moduli[8]).to_u64_digits().first().copied().unwrap_or(0));
             }
-            // A prefix.
-            t.residues(&limbs, 9, &mut out);
-            assert_eq!(out.len(), 16);
-            assert_eq!(out[8] % moduli[8], (&n % moduli[8]).to_u64_digits().first().copied().unwrap_or(0));
-        }
         }
         assert!(ResidueTable::new(&[4]).is_none() && ResidueTable::new(&[MAX_MODULUS + 1]).is_none());
     }
