@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Same-run comparisons with OpenSSL 3 and GMP for every kernel this CPU has (the
+# PRIMEKIT_KERNEL switch), for README's table per CPU class. Each run writes one JSON file
+# per kernel and workload into OUT (default results/kernels/<date>), REPS runs (default 3).
+#   cargo build --release --features compare && bash tools/bench-kernels.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${BIN:-target/release/primekit}
+OUT=${OUT:-results/kernels/$(date +%Y-%m-%d)}
+REPS=${REPS:-3}
+KERNELS=${KERNELS:-$(PRIMEKIT_KERNEL=nonsense "$BIN" test 3 2>&1 | sed -n 's/.*this CPU has: \([^)]*\)).*/\1/p' | tr -d ,)}
+mkdir -p "$OUT"
+{
+    echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
+    echo "flags: $(grep -o -m1 -w -e avx512ifma -e avx2 -e adx -e bmi2 /proc/cpuinfo | sort -u | tr '\n' ' ')"
+    echo "kernel: $(uname -r)"
+    echo "commit: $(git rev-parse --short HEAD)"
+    echo "kernels: $KERNELS"
+} > "$OUT/machine.txt"
+for rep in $(seq 1 "$REPS"); do
+    for k in $KERNELS; do
+        export PRIMEKIT_KERNEL=$k
+        "$BIN" bench modexp --count 8 --reps 5 --interleave >"$OUT/modexp-$k-$rep.jsonl"
+        "$BIN" bench test --bits 1024 --count 2000 >"$OUT/test-random-$k-$rep.jsonl"
+        "$BIN" bench test --bits 1024,2048 --inputs primes --count 8 >"$OUT/test-primes-$k-$rep.jsonl"
+        "$BIN" bench gen --bits 1024,2048,3072 --count 16 --peer-count 6 >"$OUT/gen-$k-$rep.jsonl"
+        "$BIN" bench gen --bits 1024 --safe --count 24 --peer-count 6 >"$OUT/gen-safe-$k-$rep.jsonl"
+        unset PRIMEKIT_KERNEL
+    done
+done
+echo "bench-kernels: wrote $OUT"
