@@ -87,7 +87,7 @@ pub(crate) fn avx512_ifma() -> Option<Avx512Ifma> {
 
 /// The AVX-512 IFMA token for a backend's own tests, or `None` after saying on stderr
 /// that `what` is not exercised on this CPU.
-#[cfg(test)]
+#[cfg(all(test, target_arch = "x86_64"))]
 pub(crate) fn avx512_ifma_or_skip(what: &str) -> Option<Avx512Ifma> {
     let t = avx512_ifma();
     if t.is_none() {
@@ -159,6 +159,7 @@ impl Tokens {
 
     /// The AVX2 token, when these tokens include one (the `Avx2` kernel only: the IFMA
     /// kernel has its own, wider lanes).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86_64 vector backends
     pub(crate) fn avx2(self) -> Option<Avx2> {
         match self {
             Tokens::Avx2(t) => Some(t),

@@ -271,9 +271,7 @@ impl SharedModulus {
 /// Fewest rounds for which the AVX2 lanes beat single ADX rounds: one 4-lane AVX2 square
 /// costs about 2.7 single ADX squares at 1024 bits and 2.6 at 2048 (AMD EPYC Zen 5,
 /// `examples/lanes_speed`), so a batch pays from 3 rounds for either timing.
-#[cfg(target_arch = "x86_64")]
 const AVX2_MIN_ROUNDS_VARTIME: usize = 3;
-#[cfg(target_arch = "x86_64")]
 const AVX2_MIN_ROUNDS_CT: usize = 3;
 
 /// Smallest candidate size for the AVX2 Fermat lanes.
