@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 BIN=${BIN:-target/release/primekit}
 OUT=${OUT:-results/kernels/$(date +%Y-%m-%d)}
 REPS=${REPS:-3}
-KERNELS=${KERNELS:-$(PRIMEKIT_KERNEL=nonsense "$BIN" test 3 2>&1 | sed -n 's/.*this CPU has: \([^)]*\)).*/\1/p' | tr -d ,)}
+KERNELS=${KERNELS:-$( (PRIMEKIT_KERNEL=nonsense "$BIN" test 3 2>&1 || true) | sed -n 's/.*this CPU has: \([^)]*\)).*/\1/p' | tr -d ,)}
 mkdir -p "$OUT"
 {
     echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
