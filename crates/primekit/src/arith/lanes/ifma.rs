@@ -335,6 +335,7 @@ unsafe fn amm(out: &mut [[u64; LANES]], a: &[[u64; LANES]], b: &[[u64; LANES]], 
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::random_odd;
     use super::*;
     use num_bigint::RandBigInt;
     use rand::SeedableRng;
@@ -344,8 +345,7 @@ mod tests {
         let Some(cpu) = crate::arith::cpu::avx512_ifma_or_skip("lane kernel") else { return };
         let mut rng = rand::rngs::StdRng::seed_from_u64(6);
         for bits in [200u64, 1024, 2048, 3072] {
-            let mut m = rng.gen_biguint(bits) | BigUint::one();
-            m.set_bit(bits - 1, true);
+            let m = random_odd(&mut rng, bits);
             let ctx = Ifma8::new(cpu, &m).unwrap();
             let xs: Vec<BigUint> = (0..LANES).map(|k| if k == 0 { &m - 1u8 } else { rng.gen_biguint_below(&m) }).collect();
             // Exponent lengths not a multiple of the window, and all ones.
@@ -370,8 +370,7 @@ mod tests {
         let Some(cpu) = crate::arith::cpu::avx512_ifma_or_skip("lane kernel") else { return };
         let mut rng = rand::rngs::StdRng::seed_from_u64(5);
         for bits in [3u64, 52, 53, 64, 100, 511, 1024, 1500, 2048, 3072, 4096] {
-            let mut m = rng.gen_biguint(bits) | BigUint::one();
-            m.set_bit(bits - 1, true);
+            let mut m = random_odd(&mut rng, bits);
             if m.bits() < 2 {
                 m = BigUint::from(3u8);
             }

@@ -34,6 +34,8 @@ mod ifma_columns;
 #[cfg(target_arch = "x86_64")]
 mod ifma_fermat;
 mod single;
+#[cfg(test)]
+mod test_support;
 
 use super::cpu::{Kernel, Tokens};
 use super::limbs::Limb;
