@@ -121,49 +121,17 @@ impl IfmaParams {
 
 /// Runs `$body` with `$V` bound to the vector count `$v` as a constant (1..=MAX_VECTORS),
 /// so each size gets its own fully unrolled instance of a kernel.
+const _: () = assert!(MAX_VECTORS == 10, "by_vectors lists 1..=MAX_VECTORS");
 macro_rules! by_vectors {
     ($v:expr, |$V:ident| $body:expr) => {
+        by_vectors!(@arms $v, $V, $body, 1 2 3 4 5 6 7 8 9 10)
+    };
+    (@arms $v:expr, $V:ident, $body:expr, $($n:literal)*) => {
         match $v {
-            1 => {
-                const $V: usize = 1;
+            $($n => {
+                const $V: usize = $n;
                 $body
-            }
-            2 => {
-                const $V: usize = 2;
-                $body
-            }
-            3 => {
-                const $V: usize = 3;
-                $body
-            }
-            4 => {
-                const $V: usize = 4;
-                $body
-            }
-            5 => {
-                const $V: usize = 5;
-                $body
-            }
-            6 => {
-                const $V: usize = 6;
-                $body
-            }
-            7 => {
-                const $V: usize = 7;
-                $body
-            }
-            8 => {
-                const $V: usize = 8;
-                $body
-            }
-            9 => {
-                const $V: usize = 9;
-                $body
-            }
-            10 => {
-                const $V: usize = 10;
-                $body
-            }
+            })*
             _ => unreachable!("IfmaParams::new bounds the vector count"),
         }
     };
