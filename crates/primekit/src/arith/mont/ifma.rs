@@ -392,27 +392,24 @@ fn normalize<const V: usize>(acc: &mut [__m512i; V]) {
         pm[j] = _mm512_cmpeq_epu64_mask(acc[j], mask);
     }
     let mut cm = [0u8; V];
+    // The lane bitmasks as one integer of type $w: a word for up to 64 lanes, else a u128.
+    macro_rules! carry_masks {
+        ($w:ty) => {{
+            let (mut g, mut p): ($w, $w) = (0, 0);
+            for j in 0..V {
+                g |= (gm[j] as $w) << (8 * j);
+                p |= (pm[j] as $w) << (8 * j);
+            }
+            let carry_in = ((g << 1).wrapping_add(p)) ^ p;
+            for j in 0..V {
+                cm[j] = (carry_in >> (8 * j)) as u8;
+            }
+        }};
+    }
     if V <= 8 {
-        // Masks of up to 64 lanes fit one word.
-        let (mut g, mut p) = (0u64, 0u64);
-        for j in 0..V {
-            g |= (gm[j] as u64) << (8 * j);
-            p |= (pm[j] as u64) << (8 * j);
-        }
-        let carry_in = ((g << 1).wrapping_add(p)) ^ p;
-        for j in 0..V {
-            cm[j] = (carry_in >> (8 * j)) as u8;
-        }
+        carry_masks!(u64)
     } else {
-        let (mut g, mut p) = (0u128, 0u128);
-        for j in 0..V {
-            g |= (gm[j] as u128) << (8 * j);
-            p |= (pm[j] as u128) << (8 * j);
-        }
-        let carry_in = ((g << 1).wrapping_add(p)) ^ p;
-        for j in 0..V {
-            cm[j] = (carry_in >> (8 * j)) as u8;
-        }
+        carry_masks!(u128)
     }
     let one = _mm512_set1_epi64(1);
     for j in 0..V {
