@@ -122,24 +122,26 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
     #[test]
     fn random_sizes_match(seed in any::<u64>(), bits in 64u64..=8192) {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-        let m = rand_odd(&mut rng, bits);
-        let a = rng.gen_biguint(bits + 10);
-        let b = rng.gen_biguint(bits);
         // Full-size exponents up to 2048 bits; shorter above so num-bigint stays quick.
-        let e = rng.gen_biguint(bits.min(2048));
-        check_all(&m, &a, &b, &e);
+        check_random(seed, bits, bits + 10, bits.min(2048));
     }
 
     #[test]
     fn small_sizes_match(seed in any::<u64>(), bits in 2u64..=300) {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-        let m = rand_odd(&mut rng, bits);
-        let a = rng.gen_biguint(bits + 64);
-        let b = rng.gen_biguint(bits);
-        let e = rng.gen_biguint(bits + 64);
-        check_all(&m, &a, &b, &e);
+        check_random(seed, bits, bits + 64, bits + 64);
     }
+}
+
+/// [`check_all`] on a random odd modulus of `bits` bits, a first operand of `a_bits`
+/// (possibly above the modulus), a second of `bits` and an exponent of `e_bits`, all
+/// drawn from `seed`.
+fn check_random(seed: u64, bits: u64, a_bits: u64, e_bits: u64) {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let m = rand_odd(&mut rng, bits);
+    let a = rng.gen_biguint(a_bits);
+    let b = rng.gen_biguint(bits);
+    let e = rng.gen_biguint(e_bits);
+    check_all(&m, &a, &b, &e);
 }
 
 /// The limb counts with dedicated kernels (512..4096 bits) and their neighbours, at the

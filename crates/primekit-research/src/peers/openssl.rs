@@ -51,8 +51,50 @@ extern "C" {
     ) -> c_int;
 }
 
-/// An owned OpenSSL `BIGNUM`.
-pub struct Bn(*mut BIGNUM);
+/// An owned OpenSSL object: `$name::new()` allocates it with `$new` (panicking when
+/// that fails), dropping it frees it with `$free`.
+macro_rules! owned {
+    ($(#[$doc:meta])* $name:ident($ty:ty) by $new:ident, $free:ident) => {
+        $(#[$doc])*
+        pub struct $name(*mut $ty);
+
+        impl $name {
+            /// A fresh object (a `BIGNUM` holds zero).
+            pub fn new() -> $name {
+                // SAFETY: plain allocation.
+                let p = unsafe { $new() };
+                assert!(!p.is_null(), concat!(stringify!($new), " failed"));
+                $name(p)
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                $name::new()
+            }
+        }
+
+        impl Drop for $name {
+            fn drop(&mut self) {
+                // SAFETY: we own the pointer.
+                unsafe { $free(self.0) }
+            }
+        }
+    };
+}
+
+owned!(
+    /// An owned OpenSSL `BIGNUM`.
+    Bn(BIGNUM) by BN_new, BN_free
+);
+owned!(
+    /// An owned `BN_CTX` (OpenSSL's scratch pool).
+    Ctx(BN_CTX) by BN_CTX_new, BN_CTX_free
+);
+owned!(
+    /// An owned `BN_MONT_CTX`, set for a modulus by [`MontExp::new`].
+    MontCtx(BN_MONT_CTX) by BN_MONT_CTX_new, BN_MONT_CTX_free
+);
 
 impl Bn {
     /// The same value as `x`.
@@ -61,14 +103,6 @@ impl Bn {
         // SAFETY: BN_bin2bn with a null `ret` allocates; we check for failure.
         let p = unsafe { BN_bin2bn(bytes.as_ptr(), bytes.len() as c_int, std::ptr::null_mut()) };
         assert!(!p.is_null(), "BN_bin2bn failed");
-        Bn(p)
-    }
-
-    /// A fresh zero.
-    pub fn new() -> Bn {
-        // SAFETY: plain allocation.
-        let p = unsafe { BN_new() };
-        assert!(!p.is_null(), "BN_new failed");
         Bn(p)
     }
 
@@ -84,48 +118,10 @@ impl Bn {
     }
 }
 
-impl Default for Bn {
-    fn default() -> Self {
-        Bn::new()
-    }
-}
-
-impl Drop for Bn {
-    fn drop(&mut self) {
-        // SAFETY: we own the pointer.
-        unsafe { BN_free(self.0) }
-    }
-}
-
-/// An owned `BN_CTX` (OpenSSL's scratch pool).
-pub struct Ctx(*mut BN_CTX);
-
-impl Ctx {
-    pub fn new() -> Ctx {
-        // SAFETY: plain allocation.
-        let p = unsafe { BN_CTX_new() };
-        assert!(!p.is_null(), "BN_CTX_new failed");
-        Ctx(p)
-    }
-}
-
-impl Default for Ctx {
-    fn default() -> Self {
-        Ctx::new()
-    }
-}
-
-impl Drop for Ctx {
-    fn drop(&mut self) {
-        // SAFETY: we own the pointer.
-        unsafe { BN_CTX_free(self.0) }
-    }
-}
-
 /// OpenSSL's Montgomery context for a fixed odd modulus, as `BN_mod_exp_mont` uses it.
 pub struct MontExp {
+    mont: MontCtx,
     m: Bn,
-    mont: *mut BN_MONT_CTX,
     ctx: Ctx,
 }
 
@@ -133,31 +129,24 @@ impl MontExp {
     pub fn new(m: &BigUint) -> MontExp {
         let m = Bn::from_biguint(m);
         let ctx = Ctx::new();
-        // SAFETY: valid pointers; failure checked.
-        let mont = unsafe { BN_MONT_CTX_new() };
-        assert!(!mont.is_null() && unsafe { BN_MONT_CTX_set(mont, m.0, ctx.0) } == 1);
-        MontExp { m, mont, ctx }
+        let mont = MontCtx::new();
+        // SAFETY: live objects; failure checked.
+        assert!(unsafe { BN_MONT_CTX_set(mont.0, m.0, ctx.0) } == 1, "BN_MONT_CTX_set failed");
+        MontExp { mont, m, ctx }
     }
 
     /// `r = a^p mod m` with `BN_mod_exp_mont` (variable time, OpenSSL's fastest path).
     pub fn exp(&self, r: &mut Bn, a: &Bn, p: &Bn) {
         // SAFETY: all objects live; the Montgomery context matches m.
-        let ok = unsafe { BN_mod_exp_mont(r.0, a.0, p.0, self.m.0, self.ctx.0, self.mont) };
+        let ok = unsafe { BN_mod_exp_mont(r.0, a.0, p.0, self.m.0, self.ctx.0, self.mont.0) };
         assert_eq!(ok, 1, "BN_mod_exp_mont failed");
     }
 
     /// `r = a^p mod m` with `BN_mod_exp_mont_consttime`.
     pub fn exp_consttime(&self, r: &mut Bn, a: &Bn, p: &Bn) {
         // SAFETY: as above.
-        let ok = unsafe { BN_mod_exp_mont_consttime(r.0, a.0, p.0, self.m.0, self.ctx.0, self.mont) };
+        let ok = unsafe { BN_mod_exp_mont_consttime(r.0, a.0, p.0, self.m.0, self.ctx.0, self.mont.0) };
         assert_eq!(ok, 1, "BN_mod_exp_mont_consttime failed");
-    }
-}
-
-impl Drop for MontExp {
-    fn drop(&mut self) {
-        // SAFETY: we own the pointer.
-        unsafe { BN_MONT_CTX_free(self.mont) }
     }
 }
 
@@ -181,4 +170,26 @@ pub fn generate_prime(bits: u32, safe: bool, ctx: &Ctx) -> BigUint {
     };
     assert_eq!(ok, 1, "BN_generate_prime_ex2 failed");
     r.to_biguint()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrappers_agree_with_num_bigint() {
+        let m = BigUint::from(1_000_000_007u64) * 998_244_353u64;
+        let (a, p) = (BigUint::from(123_456_789u64), BigUint::from(65_537u32));
+        let want = a.modpow(&p, &m);
+        let mont = MontExp::new(&m);
+        let mut r = Bn::default();
+        mont.exp(&mut r, &Bn::from_biguint(&a), &Bn::from_biguint(&p));
+        assert_eq!(r.to_biguint(), want);
+        mont.exp_consttime(&mut r, &Bn::from_biguint(&a), &Bn::from_biguint(&p));
+        assert_eq!(r.to_biguint(), want);
+        let ctx = Ctx::new();
+        assert_eq!(check_prime(&Bn::from_biguint(&BigUint::from(998_244_353u64)), &ctx), Some(true));
+        assert_eq!(check_prime(&Bn::from_biguint(&m), &ctx), Some(false));
+        assert_eq!(generate_prime(128, false, &ctx).bits(), 128);
+    }
 }

@@ -58,10 +58,7 @@ impl Pga {
         }
     }
     pub fn parse(s: &str) -> Result<Self, Error> {
-        Pga::ALL
-            .into_iter()
-            .find(|p| p.name() == s)
-            .ok_or_else(|| Error::InvalidArgument(format!("unknown PGA {s:?} (nss|natural|openssl)")))
+        parse_name(&Pga::ALL, Pga::name, "PGA", s)
     }
 }
 
@@ -75,11 +72,16 @@ impl SieveKind {
         }
     }
     pub fn parse(s: &str) -> Result<Self, Error> {
-        SieveKind::ALL
-            .into_iter()
-            .find(|p| p.name() == s)
-            .ok_or_else(|| Error::InvalidArgument(format!("unknown sieve {s:?} (nss|openssl|dirichlet)")))
+        parse_name(&SieveKind::ALL, SieveKind::name, "sieve", s)
     }
+}
+
+/// The one of `all` named `s`; otherwise an error naming `what` and the choices.
+fn parse_name<T: Copy>(all: &[T], name: fn(T) -> &'static str, what: &str, s: &str) -> Result<T, Error> {
+    all.iter().copied().find(|&x| name(x) == s).ok_or_else(|| {
+        let names: Vec<&str> = all.iter().map(|&x| name(x)).collect();
+        Error::InvalidArgument(format!("unknown {what} {s:?} ({})", names.join("|")))
+    })
 }
 
 /// The free parameters of one combination.

@@ -5,7 +5,7 @@
 use crate::instrument::{prefilter, Outcome, Stage};
 use num_bigint::BigUint;
 use primekit::hazmat::primality::MillerRabin;
-use primekit::hazmat::primality::{selfridge_method_a, LucasLadder, NoParams, SearchOptions};
+use primekit::hazmat::primality::{LucasLadder, SearchOptions};
 use primekit::Error;
 
 /// BPSW with trial division by the first `r` odd primes.
@@ -22,10 +22,9 @@ pub fn bpsw(n: &BigUint, r: usize) -> Result<Outcome, Error> {
 
 /// The Lucas half shared with the stand-alone strong Lucas test.
 pub(super) fn strong_lucas_stage(n: &BigUint, mr_rounds: u32) -> Result<Outcome, Error> {
-    let params = match selfridge_method_a(n, SearchOptions::BPSW) {
+    let params = match super::lucas_params(n, SearchOptions::BPSW, mr_rounds) {
         Ok(p) => p,
-        Err(NoParams::Square) => return Ok(Outcome::composite(Stage::SquareCheck, mr_rounds)),
-        Err(NoParams::Factor) => return Ok(Outcome::composite(Stage::ParameterSearch, mr_rounds)),
+        Err(o) => return Ok(o),
     };
     if LucasLadder::new(n, &params)?.strong_test() {
         Ok(Outcome::passed(mr_rounds))

@@ -3,9 +3,9 @@
 //! Alone they accept the Lucas (OEIS A217120) and strong Lucas (A217255) pseudoprimes.
 
 use super::bpsw::strong_lucas_stage;
-use crate::instrument::{prefilter, Outcome, Stage};
+use crate::instrument::{prefilter, Outcome};
 use num_bigint::BigUint;
-use primekit::hazmat::primality::{selfridge_method_a, LucasLadder, NoParams, SearchOptions};
+use primekit::hazmat::primality::{LucasLadder, SearchOptions};
 use primekit::Error;
 
 /// Strong Lucas test with trial division by the first `r` odd primes.
@@ -18,13 +18,5 @@ pub fn strong_lucas(n: &BigUint, r: usize) -> Result<Outcome, Error> {
 
 /// Standard Lucas test with trial division by the first `r` odd primes.
 pub fn lucas(n: &BigUint, r: usize) -> Result<Outcome, Error> {
-    if let Some(o) = prefilter(n, r) {
-        return Ok(o);
-    }
-    let params = match selfridge_method_a(n, SearchOptions::BPSW) {
-        Ok(p) => p,
-        Err(NoParams::Square) => return Ok(Outcome::composite(Stage::SquareCheck, 0)),
-        Err(NoParams::Factor) => return Ok(Outcome::composite(Stage::ParameterSearch, 0)),
-    };
-    Ok(if LucasLadder::new(n, &params)?.standard_test() { Outcome::passed(0) } else { Outcome::composite(Stage::Lucas, 0) })
+    super::stand_alone_lucas(n, r, SearchOptions::BPSW, |params| Ok(LucasLadder::new(n, params)?.standard_test()))
 }

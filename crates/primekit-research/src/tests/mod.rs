@@ -10,10 +10,39 @@ pub mod mr_fixed;
 pub mod mrac;
 pub mod nist_lucas;
 
-use super::instrument::Outcome;
+use super::instrument::{prefilter, Outcome, Stage};
 use num_bigint::BigUint;
+use primekit::hazmat::primality::{selfridge_method_a, NoParams, SearchOptions, Selfridge};
 use primekit::Error;
 use rand_core::CryptoRngCore;
+
+/// Selfridge's method A parameters for `n`, or the outcome that ends a Lucas test before
+/// its ladder: composite when n is a square or the search met a factor, after
+/// `mr_rounds` Miller-Rabin rounds.
+fn lucas_params(n: &BigUint, opts: SearchOptions, mr_rounds: u32) -> Result<Selfridge, Outcome> {
+    selfridge_method_a(n, opts).map_err(|e| match e {
+        NoParams::Square => Outcome::composite(Stage::SquareCheck, mr_rounds),
+        NoParams::Factor => Outcome::composite(Stage::ParameterSearch, mr_rounds),
+    })
+}
+
+/// A Lucas test on its own: trial division by the first `r` odd primes, Selfridge's
+/// parameters searched with `opts`, then the test `passes` (no Miller-Rabin rounds).
+fn stand_alone_lucas(
+    n: &BigUint,
+    r: usize,
+    opts: SearchOptions,
+    passes: impl FnOnce(&Selfridge) -> Result<bool, Error>,
+) -> Result<Outcome, Error> {
+    if let Some(o) = prefilter(n, r) {
+        return Ok(o);
+    }
+    let params = match lucas_params(n, opts, 0) {
+        Ok(p) => p,
+        Err(o) => return Ok(o),
+    };
+    Ok(if passes(&params)? { Outcome::passed(0) } else { Outcome::composite(Stage::Lucas, 0) })
+}
 
 /// One of the tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

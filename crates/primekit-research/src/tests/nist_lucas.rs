@@ -5,11 +5,11 @@
 //! add-shifts (A + B)/2 mod n (Alg. 5). Halving commutes with the Montgomery factor R,
 //! so the whole ladder stays in Montgomery form. n passes when U_{n+1} ≡ 0.
 
-use crate::instrument::{prefilter, Outcome, Stage};
+use crate::instrument::Outcome;
 use num_bigint::BigUint;
 use primekit::hazmat::limbs::{add_assign, bit, bit_len_vartime, lt_vartime, sub_into, to_limbs, Limb};
 use primekit::hazmat::mont::MontContext;
-use primekit::hazmat::primality::{selfridge_method_a, NoParams, SearchOptions};
+use primekit::hazmat::primality::SearchOptions;
 use primekit::Error;
 
 /// Alg. 5: `out = (a + b)/2 mod m` for `a, b < m`, m odd.
@@ -34,16 +34,7 @@ pub fn add_shift_mod(out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb]) {
 
 /// Le Masle et al. 2011, Alg. 2 with trial division by the first `r` odd primes first.
 pub fn nist_lucas(n: &BigUint, r: usize) -> Result<Outcome, Error> {
-    if let Some(o) = prefilter(n, r) {
-        return Ok(o);
-    }
-    let params = match selfridge_method_a(n, SearchOptions::NIST) {
-        Ok(p) => p,
-        Err(NoParams::Square) => return Ok(Outcome::composite(Stage::SquareCheck, 0)),
-        Err(NoParams::Factor) => return Ok(Outcome::composite(Stage::ParameterSearch, 0)),
-    };
-    let ctx = MontContext::new(n)?;
-    Ok(if u_n_plus_one_is_zero(&ctx, n, params.d) { Outcome::passed(0) } else { Outcome::composite(Stage::Lucas, 0) })
+    super::stand_alone_lucas(n, r, SearchOptions::NIST, |params| Ok(u_n_plus_one_is_zero(&MontContext::new(n)?, n, params.d)))
 }
 
 /// Lines 6-19 of Alg. 2 (P = 1): U_{n+1}(1, (1-D)/4) ≡ 0 mod n.

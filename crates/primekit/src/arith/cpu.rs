@@ -96,6 +96,18 @@ pub(crate) fn avx512_ifma_or_skip(what: &str) -> Option<Avx512Ifma> {
     t
 }
 
+/// The AVX2 token for a backend's own tests, or `None` after saying on stderr that
+/// `what` is not exercised on this CPU.
+#[cfg(test)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86_64 vector backends
+pub(crate) fn avx2_or_skip(what: &str) -> Option<Avx2> {
+    let t = avx2();
+    if t.is_none() {
+        eprintln!("no AVX2/BMI2/ADX on this CPU: {what} not exercised");
+    }
+    t
+}
+
 /// Tokens for `kernel` without asking the CPU.
 ///
 /// # Safety

@@ -12,9 +12,9 @@
 //! scans, comparisons OR every digit.
 
 use super::avx2_columns::{Digit, DIGIT_BITS, LANES, MAX_DIGITS};
+use super::wide::{broadcast, select_mask, to_radix, LaneTarget};
 use crate::arith::cpu::Avx2;
-use crate::arith::limbs::{neg_inv_mod_word, to_limbs};
-use crate::arith::radix::digit;
+use crate::arith::limbs::neg_inv_mod_word;
 use core::arch::x86_64::*;
 use num_bigint::BigUint;
 use num_traits::One;
@@ -23,13 +23,6 @@ use num_traits::One;
 #[derive(Clone, Debug)]
 pub(super) struct Lanes {
     d: Vec<Digit>,
-}
-
-/// A value prepared for [`Avx2x4::eq_lanes_ct`]: the digits of t and of t + m.
-#[derive(Clone, Debug)]
-pub(super) struct LaneTarget {
-    t: Vec<u64>,
-    tm: Vec<u64>,
 }
 
 /// Precomputation for one odd modulus m (public).
@@ -44,12 +37,6 @@ pub(super) struct Avx2x4 {
     r2: Lanes,
     /// 1 in Montgomery form in every lane, flattened (for the shared window routines).
     one: Vec<u64>,
-}
-
-/// The l digits of radix 2^28 of `x < 2^(28 l)`.
-pub(super) fn to_radix28(x: &BigUint, l: usize) -> Vec<u64> {
-    let limbs = to_limbs(x, (DIGIT_BITS * l).div_ceil(64)).expect("x < 2^(28 l)");
-    (0..l).map(|j| digit(&limbs, DIGIT_BITS, j)).collect()
 }
 
 /// -m^{-1} mod 2^28 for odd `m0` (the low digit of m).
@@ -67,9 +54,9 @@ impl Avx2x4 {
         }
         let inv = [neg_inv_mod_2_28(m.iter_u64_digits().next().expect("m >= 3")); LANES];
         let r = BigUint::one() << (DIGIT_BITS * l);
-        let md = to_radix28(m, l).into_iter().map(|x| [x; LANES]).collect();
+        let md = broadcast(m, DIGIT_BITS, l);
         let mut ctx = Avx2x4 { cpu, l, m: m.clone(), md, inv, r2: Lanes { d: Vec::new() }, one: Vec::new() };
-        ctx.r2 = Lanes { d: to_radix28(&((&r * &r) % m), l).into_iter().map(|x| [x; LANES]).collect() };
+        ctx.r2 = Lanes { d: broadcast(&((&r * &r) % m), DIGIT_BITS, l) };
         ctx.one = ctx.to_mont(&[]).d.as_flattened().to_vec();
         Some(ctx)
     }
@@ -80,7 +67,7 @@ impl Avx2x4 {
         let mut lanes = Lanes { d: vec![[0; LANES]; self.l] };
         for k in 0..LANES {
             let x = xs.get(k).cloned().unwrap_or_else(BigUint::one);
-            for (j, v) in to_radix28(&(x % &self.m), self.l).into_iter().enumerate() {
+            for (j, v) in to_radix(&(x % &self.m), DIGIT_BITS, self.l).into_iter().enumerate() {
                 lanes.d[j][k] = v;
             }
         }
@@ -121,26 +108,13 @@ impl Avx2x4 {
     /// `v` (ordinary form, < m) prepared for [`Self::eq_lanes_ct`] as v R mod m.
     pub(super) fn target(&self, v: &BigUint) -> LaneTarget {
         let t = (v << (DIGIT_BITS * self.l)) % &self.m;
-        LaneTarget { t: to_radix28(&t, self.l), tm: to_radix28(&(&t + &self.m), self.l) }
+        LaneTarget::new(&t, &self.m, DIGIT_BITS, self.l)
     }
 
     /// Lanes (bit k for lane k) whose value (< 2m) is congruent to the target modulo m,
     /// in constant time: every digit compared with both forms, no early exit.
     pub(super) fn eq_lanes_ct(&self, x: &Lanes, target: &LaneTarget) -> u8 {
-        let (mut d0, mut d1) = ([0u64; LANES], [0u64; LANES]);
-        for (j, digit) in x.d.iter().enumerate() {
-            for k in 0..LANES {
-                d0[k] |= digit[k] ^ target.t[j];
-                d1[k] |= digit[k] ^ target.tm[j];
-            }
-        }
-        let mut mask = 0u8;
-        for k in 0..LANES {
-            // (d | -d) has its top bit set exactly when d != 0.
-            let zero = |d: u64| (((d | d.wrapping_neg()) >> 63) ^ 1) as u8;
-            mask |= core::hint::black_box(zero(d0[k]) | zero(d1[k])) << k;
-        }
-        mask
+        super::wide::eq_lanes_ct(&x.d, target)
     }
 
     /// Each lane's value as the canonical Montgomery residue in [0, m).
@@ -166,10 +140,7 @@ impl Avx2x4 {
 unsafe fn select_ct(out: &mut [u64], table: &[u64], idx: usize) {
     let w = out.len();
     assert!(w.is_multiple_of(LANES) && table.len().is_multiple_of(w));
-    // All ones when i == idx: (i ^ idx) - 1 borrows out of bit 63 only for 0.
-    let masks: Vec<__m256i> = (0..table.len() / w)
-        .map(|i| _mm256_set1_epi64x(core::hint::black_box(((i ^ idx) as u64).wrapping_sub(1) >> 63).wrapping_neg() as i64))
-        .collect();
+    let masks: Vec<__m256i> = (0..table.len() / w).map(|i| _mm256_set1_epi64x(select_mask(i, idx))).collect();
     for (j, o) in out.chunks_exact_mut(LANES).enumerate() {
         let mut v = _mm256_setzero_si256();
         for (i, &m) in masks.iter().enumerate() {
@@ -207,6 +178,7 @@ impl crate::arith::modexp::Domain for &Avx2x4 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::random_odd;
     use super::*;
     use num_bigint::RandBigInt;
     use rand::SeedableRng;
@@ -215,15 +187,11 @@ mod tests {
     /// at sizes around digit and limb boundaries and the largest modulus accepted.
     #[test]
     fn pow_matches_modpow_per_lane() {
-        let Some(cpu) = crate::arith::cpu::avx2() else {
-            eprintln!("no AVX2/BMI2/ADX on this CPU: AVX2 lanes not exercised");
-            return;
-        };
+        let Some(cpu) = crate::arith::cpu::avx2_or_skip("AVX2 lanes") else { return };
         let mut rng = rand::rngs::StdRng::seed_from_u64(28);
         for bits in [2u64, 5, 26, 27, 28, 29, 54, 64, 100, 511, 1024, 1500, 2048, 3072, 4096, 28 * 255 - 2] {
             // Random odd moduli and the top of the range (all ones: 2^bits - 1).
-            let mut m = rng.gen_biguint(bits) | BigUint::one();
-            m.set_bit(bits - 1, true);
+            let m = random_odd(&mut rng, bits);
             for m in [m, (BigUint::one() << bits) - 1u8] {
                 if m < BigUint::from(3u8) {
                     continue;

@@ -152,46 +152,15 @@ unsafe fn fermat_lanes(m: &[Digit], inv: &Digit, bits: usize) -> u8 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::{check_fermat, check_fermat_pseudoprimes, random_odd, random_prime};
     use super::*;
-    use num_bigint::RandBigInt;
     use num_traits::One;
     use rand::SeedableRng;
 
-    fn want(n: &BigUint) -> bool {
-        BigUint::from(2u8).modpow(&(n - 1u8), n).is_one()
-    }
-
-    fn check(cpu: Avx2, batch: &[BigUint], bits: usize) {
-        let got = fermat_base_two_lanes(cpu, batch, bits);
-        for (k, n) in batch.iter().enumerate() {
-            assert_eq!(got >> k & 1 == 1, want(n), "n={n} lane={k} bits={bits}");
-        }
-        assert_eq!(u32::from(got) >> batch.len(), 0, "padding lanes must be cleared");
-    }
-
-    fn random_odd(rng: &mut impl rand::Rng, bits: u64) -> BigUint {
-        let mut n = rng.gen_biguint(bits) | BigUint::one();
-        n.set_bit(bits - 1, true);
-        n
-    }
-
-    /// A base-2 probable prime of exactly `bits` bits (trial division keeps modpow rare).
-    fn random_prime(rng: &mut impl rand::Rng, bits: u64) -> BigUint {
-        let small: Vec<u32> = (3u32..1000).filter(|&p| (2..p).take_while(|d| d * d <= p).all(|d| p % d != 0)).collect();
-        loop {
-            let n = random_odd(rng, bits);
-            if small.iter().all(|&p| &n % p != BigUint::from(0u8)) && want(&n) {
-                return n;
-            }
-        }
-    }
-
     #[test]
     fn lanes_agree_with_modpow() {
-        let Some(cpu) = crate::arith::cpu::avx2() else {
-            eprintln!("no AVX2/BMI2/ADX on this CPU: 4-lane Fermat not exercised");
-            return;
-        };
+        let Some(cpu) = crate::arith::cpu::avx2_or_skip("4-lane Fermat") else { return };
+        let fermat = |cands: &[BigUint], bits| fermat_base_two_lanes(cpu, cands, bits);
         let mut rng = rand::rngs::StdRng::seed_from_u64(62);
         for bits in [3u64, 20, 24, 25, 52, 64, 100, 512, 1024, 1536, 2048] {
             // A prime in lane 1 (bits >= 20), random odd numbers elsewhere, and the same
@@ -200,62 +169,36 @@ mod tests {
             if bits >= 20 {
                 batch[1] = random_prime(&mut rng, bits);
             }
-            check(cpu, &batch, bits as usize);
-            check(cpu, &batch[1..3], bits as usize);
+            check_fermat(fermat, &batch, bits as usize);
+            check_fermat(fermat, &batch[1..3], bits as usize);
             if bits > 3 {
                 batch[0] = random_odd(&mut rng, bits - 1);
                 if bits >= 20 {
                     batch[2] = random_prime(&mut rng, bits - 1);
                 }
-                check(cpu, &batch, bits as usize);
-                check(cpu, &batch[2..3], bits as usize);
+                check_fermat(fermat, &batch, bits as usize);
+                check_fermat(fermat, &batch[2..3], bits as usize);
             }
         }
         // Mersenne primes next to random odd numbers; the top of the digit range (bits =
         // 28 l - 4, R = 16 2^bits) with n - 1 almost all ones (a doubling at nearly every
         // step, each taking acc to its 4m bound); the largest size accepted.
         for e in [61u32, 89, 127, 521, 607, 1279, 2203, 2281, 3217] {
-            check(cpu, &[random_odd(&mut rng, e as u64), (BigUint::one() << e) - 1u8, random_odd(&mut rng, e as u64)], e as usize);
+            check_fermat(
+                fermat,
+                &[random_odd(&mut rng, e as u64), (BigUint::one() << e) - 1u8, random_odd(&mut rng, e as u64)],
+                e as usize,
+            );
         }
         for bits in [52u64, 1032, 2068, 3104, MAX_BITS as u64] {
             let batch: Vec<BigUint> = (0..LANES as u32).map(|k| (BigUint::one() << bits) - 1u8 - 2u32 * k).collect();
-            check(cpu, &batch, bits as usize);
+            check_fermat(fermat, &batch, bits as usize);
         }
     }
 
     #[test]
     fn pseudoprimes_pass_exactly_like_modpow() {
-        let Some(cpu) = crate::arith::cpu::avx2() else {
-            eprintln!("no AVX2/BMI2/ADX on this CPU: 4-lane Fermat not exercised");
-            return;
-        };
-        // Base-2 Fermat pseudoprimes, Carmichael numbers, their neighbours and primes,
-        // grouped by bit length; then larger Carmichael numbers (6k+1)(12k+1)(18k+1) and
-        // the pseudoprime F5 = 2^32 + 1.
-        let small: [u64; 24] = [
-            341, 561, 645, 1105, 1387, 1729, 1905, 2047, 2465, 2701, 2821, 3277, 4033, 4369, 4371, 4681, 5461, 6601, 7957, 8321, 8481,
-            8911, 343, 1031,
-        ];
-        let mut by_bits: std::collections::BTreeMap<u64, Vec<BigUint>> = Default::default();
-        for &n in &small {
-            for v in [n, n + 2] {
-                let v = BigUint::from(v);
-                by_bits.entry(v.bits()).or_default().push(v);
-            }
-        }
-        for k in [1u64, 6, 35, 45, 51, 55, 56, 100, 121, 195] {
-            let n = BigUint::from(6 * k + 1) * (12 * k + 1) * (18 * k + 1);
-            by_bits.entry(n.bits()).or_default().push(n);
-        }
-        let f5 = (BigUint::one() << 32u32) + 1u8;
-        by_bits.entry(f5.bits()).or_default().push(f5);
-        let mut pseudoprimes_seen = 0;
-        for (bits, ns) in by_bits {
-            for chunk in ns.chunks(LANES) {
-                pseudoprimes_seen += chunk.iter().filter(|n| want(n)).count();
-                check(cpu, chunk, bits as usize);
-            }
-        }
-        assert!(pseudoprimes_seen > 20, "the batch must contain numbers that pass");
+        let Some(cpu) = crate::arith::cpu::avx2_or_skip("4-lane Fermat") else { return };
+        check_fermat_pseudoprimes(|cands: &[BigUint], bits| fermat_base_two_lanes(cpu, cands, bits), LANES);
     }
 }

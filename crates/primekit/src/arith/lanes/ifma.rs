@@ -23,9 +23,10 @@
 //! [`Ifma8::eq_lanes_ct`] are constant time in the exponent and the lanes (prime
 //! generation's rounds on a secret candidate).
 
+use super::wide::{broadcast, select_mask, to_radix, LaneTarget};
 use crate::arith::cpu::Avx512Ifma;
-use crate::arith::limbs::{neg_inv_mod_2_52, to_limbs};
-use crate::arith::radix::{digit, MASK52};
+use crate::arith::limbs::neg_inv_mod_2_52;
+use crate::arith::radix::MASK52;
 use core::arch::x86_64::*;
 use num_bigint::BigUint;
 use num_traits::One;
@@ -37,13 +38,6 @@ pub(super) const LANES: usize = 8;
 #[derive(Clone, Debug)]
 pub(super) struct Lanes {
     limbs: Vec<[u64; LANES]>,
-}
-
-/// A value prepared for the constant-time lane comparison [`Ifma8::eq_lanes_ct`].
-#[derive(Clone, Debug)]
-pub(super) struct LaneTarget {
-    t: Vec<u64>,
-    tm: Vec<u64>,
 }
 
 /// Precomputation for one odd modulus m (public).
@@ -58,12 +52,6 @@ pub(super) struct Ifma8 {
     r2: Lanes,
     /// 1 in Montgomery form in every lane, flattened (for the shared window routine).
     one: Vec<u64>,
-}
-
-/// The l digits of radix 2^52 of `x < 2^(52 l)`.
-fn to_radix52(x: &BigUint, l: usize) -> Vec<u64> {
-    let limbs = to_limbs(x, (52 * l).div_ceil(64)).expect("x < 2^(52 l)");
-    (0..l).map(|j| digit(&limbs, 52, j)).collect()
 }
 
 /// The number whose radix-2^52 digits are `d`.
@@ -90,7 +78,7 @@ impl Ifma8 {
         let m0inv = neg_inv_mod_2_52(m.iter_u64_digits().next().expect("m >= 3"));
         let r = BigUint::one() << (52 * l);
         let r2 = (&r * &r) % m;
-        let m52 = to_radix52(m, l).into_iter().map(|x| [x; LANES]).collect();
+        let m52 = broadcast(m, 52, l);
         let mut ctx = Ifma8 { cpu, l, m: m.clone(), m52, m0inv, r2: Lanes { limbs: Vec::new() }, one: Vec::new() };
         ctx.r2 = ctx.broadcast(&r2);
         ctx.one = ctx.to_mont(&[]).limbs.as_flattened().to_vec();
@@ -98,7 +86,7 @@ impl Ifma8 {
     }
 
     fn broadcast(&self, x: &BigUint) -> Lanes {
-        Lanes { limbs: to_radix52(x, self.l).into_iter().map(|v| [v; LANES]).collect() }
+        Lanes { limbs: broadcast(x, 52, self.l) }
     }
 
     /// Lanes holding `xs` (up to 8 values `< m`, not checked; missing lanes get 1), in
@@ -110,7 +98,7 @@ impl Ifma8 {
             // No reduction by m: values are < m by contract, and a num-bigint `%` would
             // take time depending on the (secret) modulus.
             let x = xs.get(k).cloned().unwrap_or_else(BigUint::one);
-            for (j, v) in to_radix52(&x, self.l).into_iter().enumerate() {
+            for (j, v) in to_radix(&x, 52, self.l).into_iter().enumerate() {
                 lanes.limbs[j][k] = v;
             }
         }
@@ -206,27 +194,13 @@ impl Ifma8 {
     /// `target` (Montgomery form, < m) prepared for [`Self::eq_lanes_ct`]: its digits
     /// and those of target + m, the two values a lane (< 2m) congruent to it can hold.
     fn lane_target(&self, target: &BigUint) -> LaneTarget {
-        LaneTarget { t: to_radix52(target, self.l), tm: to_radix52(&(target + &self.m), self.l) }
+        LaneTarget::new(target, &self.m, 52, self.l)
     }
 
     /// Lanes (bit k for lane k) whose value (< 2m) is congruent to `target` modulo m, in
     /// constant time: compared digit by digit with both forms, with no early exit.
     pub(super) fn eq_lanes_ct(&self, x: &Lanes, target: &LaneTarget) -> u8 {
-        let (t, tm) = (&target.t, &target.tm);
-        let (mut d0, mut d1) = ([0u64; LANES], [0u64; LANES]);
-        for (j, limb) in x.limbs.iter().enumerate() {
-            for k in 0..LANES {
-                d0[k] |= limb[k] ^ t[j];
-                d1[k] |= limb[k] ^ tm[j];
-            }
-        }
-        let mut mask = 0u8;
-        for k in 0..LANES {
-            // (d | -d) has its top bit set exactly when d != 0.
-            let zero = |d: u64| (((d | d.wrapping_neg()) >> 63) ^ 1) as u8;
-            mask |= core::hint::black_box(zero(d0[k]) | zero(d1[k])) << k;
-        }
-        mask
+        super::wide::eq_lanes_ct(&x.limbs, target)
     }
 
     /// Lane-wise `base^e` (Montgomery form in and out) by the crate's one sliding-window
@@ -249,10 +223,7 @@ impl Ifma8 {
 unsafe fn select_ct(out: &mut [u64], table: &[u64], idx: usize) {
     let w = out.len();
     assert!(w.is_multiple_of(LANES) && table.len().is_multiple_of(w));
-    // All ones when i == idx: (i ^ idx) - 1 borrows out of bit 63 only for 0.
-    let masks: Vec<__m512i> = (0..table.len() / w)
-        .map(|i| _mm512_set1_epi64(core::hint::black_box(((i ^ idx) as u64).wrapping_sub(1) >> 63).wrapping_neg() as i64))
-        .collect();
+    let masks: Vec<__m512i> = (0..table.len() / w).map(|i| _mm512_set1_epi64(select_mask(i, idx))).collect();
     for (j, o) in out.chunks_exact_mut(LANES).enumerate() {
         let mut v = _mm512_setzero_si512();
         for (i, &m) in masks.iter().enumerate() {
@@ -335,6 +306,7 @@ unsafe fn amm(out: &mut [[u64; LANES]], a: &[[u64; LANES]], b: &[[u64; LANES]], 
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::random_odd;
     use super::*;
     use num_bigint::RandBigInt;
     use rand::SeedableRng;
@@ -344,8 +316,7 @@ mod tests {
         let Some(cpu) = crate::arith::cpu::avx512_ifma_or_skip("lane kernel") else { return };
         let mut rng = rand::rngs::StdRng::seed_from_u64(6);
         for bits in [200u64, 1024, 2048, 3072] {
-            let mut m = rng.gen_biguint(bits) | BigUint::one();
-            m.set_bit(bits - 1, true);
+            let m = random_odd(&mut rng, bits);
             let ctx = Ifma8::new(cpu, &m).unwrap();
             let xs: Vec<BigUint> = (0..LANES).map(|k| if k == 0 { &m - 1u8 } else { rng.gen_biguint_below(&m) }).collect();
             // Exponent lengths not a multiple of the window, and all ones.
@@ -370,8 +341,7 @@ mod tests {
         let Some(cpu) = crate::arith::cpu::avx512_ifma_or_skip("lane kernel") else { return };
         let mut rng = rand::rngs::StdRng::seed_from_u64(5);
         for bits in [3u64, 52, 53, 64, 100, 511, 1024, 1500, 2048, 3072, 4096] {
-            let mut m = rng.gen_biguint(bits) | BigUint::one();
-            m.set_bit(bits - 1, true);
+            let mut m = random_odd(&mut rng, bits);
             if m.bits() < 2 {
                 m = BigUint::from(3u8);
             }

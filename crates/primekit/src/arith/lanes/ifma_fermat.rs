@@ -161,44 +161,15 @@ unsafe fn fermat_fixed<const L: usize>(m: &[[u64; LANES]], m0inv: &[u64; LANES],
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::{check_fermat, check_fermat_pseudoprimes, random_odd, random_prime};
     use super::*;
-    use num_bigint::{BigUint, RandBigInt};
     use num_traits::One;
     use rand::SeedableRng;
-
-    fn want(n: &BigUint) -> bool {
-        BigUint::from(2u8).modpow(&(n - 1u8), n).is_one()
-    }
-
-    fn check(cpu: Avx512Ifma, batch: &[BigUint], bits: usize) {
-        let got = fermat_base_two_lanes(cpu, batch, bits);
-        for (k, n) in batch.iter().enumerate() {
-            assert_eq!(got >> k & 1 == 1, want(n), "n={n} lane={k} bits={bits}");
-        }
-        assert_eq!(u32::from(got) >> batch.len(), 0, "padding lanes must be cleared");
-    }
-
-    fn random_odd(rng: &mut impl rand::Rng, bits: u64) -> BigUint {
-        let mut n = rng.gen_biguint(bits) | BigUint::one();
-        n.set_bit(bits - 1, true);
-        n
-    }
-
-    /// A base-2 probable prime with exactly `bits` bits (the oracle is modpow itself, so
-    /// any odd number is a valid case); trial division first keeps modpow calls few.
-    fn random_prime(rng: &mut impl rand::Rng, bits: u64) -> BigUint {
-        let small: Vec<u32> = (3u32..1000).filter(|&p| (2..p).take_while(|d| d * d <= p).all(|d| p % d != 0)).collect();
-        loop {
-            let n = random_odd(rng, bits);
-            if small.iter().all(|&p| &n % p != BigUint::from(0u8)) && want(&n) {
-                return n;
-            }
-        }
-    }
 
     #[test]
     fn lanes_agree_with_modpow() {
         let Some(cpu) = crate::arith::cpu::avx512_ifma_or_skip("8-lane Fermat") else { return };
+        let fermat = |cands: &[BigUint], bits| fermat_base_two_lanes(cpu, cands, bits);
         let mut rng = rand::rngs::StdRng::seed_from_u64(61);
         let mut batches: Vec<Vec<BigUint>> = Vec::new();
         let mut mixed_batches: Vec<(Vec<BigUint>, usize)> = Vec::new();
@@ -238,49 +209,20 @@ mod tests {
         }
         for batch in &batches {
             let bits = batch[0].bits() as usize;
-            check(cpu, batch, bits);
+            check_fermat(fermat, batch, bits);
             // Partial batches.
-            check(cpu, &batch[..3], bits);
-            check(cpu, &batch[1..2], bits);
+            check_fermat(fermat, &batch[..3], bits);
+            check_fermat(fermat, &batch[1..2], bits);
         }
         for (batch, bits) in &mixed_batches {
-            check(cpu, batch, *bits);
-            check(cpu, &batch[4..5], *bits);
+            check_fermat(fermat, batch, *bits);
+            check_fermat(fermat, &batch[4..5], *bits);
         }
     }
 
     #[test]
     fn pseudoprimes_pass_exactly_like_modpow() {
         let Some(cpu) = crate::arith::cpu::avx512_ifma_or_skip("8-lane Fermat") else { return };
-        // Base-2 Fermat pseudoprimes (341, 561, 645, 1105, 1387, 1729, 1905, 2047, ...),
-        // Carmichael numbers, their neighbours, and primes, grouped by bit length.
-        let small: [u64; 24] = [
-            341, 561, 645, 1105, 1387, 1729, 1905, 2047, 2465, 2701, 2821, 3277, 4033, 4369, 4371, 4681, 5461, 6601, 7957, 8321, 8481,
-            8911, 343, 1031,
-        ];
-        let mut by_bits: std::collections::BTreeMap<u64, Vec<BigUint>> = Default::default();
-        for &n in &small {
-            for v in [n, n + 2] {
-                let v = BigUint::from(v);
-                by_bits.entry(v.bits()).or_default().push(v);
-            }
-        }
-        // Larger Carmichael numbers (6k+1)(12k+1)(18k+1) with all three factors prime.
-        for k in [1u64, 6, 35, 45, 51, 55, 56, 100, 121, 195] {
-            let (a, b, c) = (6 * k + 1, 12 * k + 1, 18 * k + 1);
-            let n = BigUint::from(a) * b * c;
-            by_bits.entry(n.bits()).or_default().push(n);
-        }
-        // 2^(2^5)+1 = 4294967297 = 641 * 6700417 is a base-2 Fermat pseudoprime.
-        let f5 = (BigUint::one() << 32u32) + 1u8;
-        by_bits.entry(f5.bits()).or_default().push(f5);
-        let mut pseudoprimes_seen = 0;
-        for (bits, ns) in by_bits {
-            for chunk in ns.chunks(LANES) {
-                pseudoprimes_seen += chunk.iter().filter(|n| want(n)).count();
-                check(cpu, chunk, bits as usize);
-            }
-        }
-        assert!(pseudoprimes_seen > 20, "the batch must contain numbers that pass");
+        check_fermat_pseudoprimes(|cands: &[BigUint], bits| fermat_base_two_lanes(cpu, cands, bits), LANES);
     }
 }

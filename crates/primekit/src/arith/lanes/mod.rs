@@ -34,6 +34,10 @@ mod ifma_columns;
 #[cfg(target_arch = "x86_64")]
 mod ifma_fermat;
 mod single;
+#[cfg(test)]
+mod test_support;
+#[cfg(target_arch = "x86_64")]
+mod wide;
 
 use super::cpu::{Kernel, Tokens};
 use super::limbs::Limb;
@@ -63,19 +67,30 @@ pub fn lane_mask(count: usize) -> u64 {
     }
 }
 
+/// An enum with one variant a backend, each holding what that backend keeps: `Single`,
+/// and on x86_64 `Ifma` and `Avx2`.
+macro_rules! per_backend {
+    ($(#[$attr:meta])* enum $name:ident { Single($single:ty), Ifma($ifma:ty), Avx2($avx2:ty) }) => {
+        $(#[$attr])*
+        enum $name {
+            Single($single),
+            #[cfg(target_arch = "x86_64")]
+            Ifma($ifma),
+            #[cfg(target_arch = "x86_64")]
+            Avx2($avx2),
+        }
+    };
+}
+
 /// Exponentiations modulo one odd m with one exponent and up to [`Self::lanes`] bases.
 #[derive(Clone, Debug)]
 pub struct SharedModulus {
     imp: Shared,
 }
 
-#[derive(Clone, Debug)]
-enum Shared {
-    Single(single::Single),
-    #[cfg(target_arch = "x86_64")]
-    Ifma(ifma::Ifma8),
-    #[cfg(target_arch = "x86_64")]
-    Avx2(avx2::Avx2x4),
+per_backend! {
+    #[derive(Clone, Debug)]
+    enum Shared { Single(single::Single), Ifma(ifma::Ifma8), Avx2(avx2::Avx2x4) }
 }
 
 /// Values of a [`SharedModulus`] batch, one per lane, in the batch's Montgomery form.
@@ -84,13 +99,9 @@ pub struct LaneValues {
     imp: Values,
 }
 
-#[derive(Clone, Debug)]
-enum Values {
-    Single(Vec<Limb>),
-    #[cfg(target_arch = "x86_64")]
-    Ifma(ifma::Lanes),
-    #[cfg(target_arch = "x86_64")]
-    Avx2(avx2::Lanes),
+per_backend! {
+    #[derive(Clone, Debug)]
+    enum Values { Single(Vec<Limb>), Ifma(ifma::Lanes), Avx2(avx2::Lanes) }
 }
 
 /// A value prepared for [`SharedModulus::eq_ct`].
@@ -99,13 +110,27 @@ pub struct LaneTarget {
     imp: Target,
 }
 
-#[derive(Clone, Debug)]
-enum Target {
-    Single(Vec<Limb>),
-    #[cfg(target_arch = "x86_64")]
-    Ifma(ifma::LaneTarget),
-    #[cfg(target_arch = "x86_64")]
-    Avx2(avx2::LaneTarget),
+per_backend! {
+    #[derive(Clone, Debug)]
+    enum Target { Single(Vec<Limb>), Ifma(wide::LaneTarget), Avx2(wide::LaneTarget) }
+}
+
+/// `LaneValues` from the operation `$op` on the batch's backend `$b` and the values `$v`
+/// of the same backend (each backend has its own method of that name).
+macro_rules! lanewise {
+    ($batch:expr, $x:expr, |$b:ident, $v:ident| $op:expr) => {
+        LaneValues {
+            imp: match (&$batch.imp, &$x.imp) {
+                (Shared::Single($b), Values::Single($v)) => Values::Single($op),
+                #[cfg(target_arch = "x86_64")]
+                (Shared::Ifma($b), Values::Ifma($v)) => Values::Ifma($op),
+                #[cfg(target_arch = "x86_64")]
+                (Shared::Avx2($b), Values::Avx2($v)) => Values::Avx2($op),
+                #[allow(unreachable_patterns)]
+                _ => panic!("lane values from another batch"),
+            },
+        }
+    };
 }
 
 impl SharedModulus {
@@ -200,45 +225,18 @@ impl SharedModulus {
 
     /// Lane-wise `x^e`, by a sliding window: variable time in the public exponent.
     pub fn pow_vartime(&self, x: &LaneValues, e: &[Limb]) -> LaneValues {
-        let imp = match (&self.imp, &x.imp) {
-            (Shared::Single(s), Values::Single(v)) => Values::Single(s.pow_vartime(v, e)),
-            #[cfg(target_arch = "x86_64")]
-            (Shared::Ifma(b), Values::Ifma(v)) => Values::Ifma(b.pow_vartime(v, e)),
-            #[cfg(target_arch = "x86_64")]
-            (Shared::Avx2(b), Values::Avx2(v)) => Values::Avx2(b.pow_vartime(v, e)),
-            #[allow(unreachable_patterns)]
-            _ => panic!("lane values from another batch"),
-        };
-        LaneValues { imp }
+        lanewise!(self, x, |b, v| b.pow_vartime(v, e))
     }
 
     /// Lane-wise `x^e` over exactly `exp_bits` bits of `e` (higher bits zero), by a fixed
     /// window with masked table reads: constant time in `e` and the lanes' values.
     pub fn pow_ct(&self, x: &LaneValues, e: &[Limb], exp_bits: usize) -> LaneValues {
-        let imp = match (&self.imp, &x.imp) {
-            (Shared::Single(s), Values::Single(v)) => Values::Single(s.pow_ct(v, e, exp_bits)),
-            #[cfg(target_arch = "x86_64")]
-            (Shared::Ifma(b), Values::Ifma(v)) => Values::Ifma(b.pow_ct(v, e, exp_bits)),
-            #[cfg(target_arch = "x86_64")]
-            (Shared::Avx2(b), Values::Avx2(v)) => Values::Avx2(b.pow_ct(v, e, exp_bits)),
-            #[allow(unreachable_patterns)]
-            _ => panic!("lane values from another batch"),
-        };
-        LaneValues { imp }
+        lanewise!(self, x, |b, v| b.pow_ct(v, e, exp_bits))
     }
 
     /// Lane-wise square. Constant time.
     pub fn sqr(&self, x: &LaneValues) -> LaneValues {
-        let imp = match (&self.imp, &x.imp) {
-            (Shared::Single(s), Values::Single(v)) => Values::Single(s.sqr(v)),
-            #[cfg(target_arch = "x86_64")]
-            (Shared::Ifma(b), Values::Ifma(v)) => Values::Ifma(b.sqr(v)),
-            #[cfg(target_arch = "x86_64")]
-            (Shared::Avx2(b), Values::Avx2(v)) => Values::Avx2(b.sqr(v)),
-            #[allow(unreachable_patterns)]
-            _ => panic!("lane values from another batch"),
-        };
-        LaneValues { imp }
+        lanewise!(self, x, |b, v| b.sqr(v))
     }
 
     /// `v` (ordinary form, `< m`) prepared for [`Self::eq_ct`].
@@ -289,13 +287,9 @@ pub struct FermatBatch {
     imp: Fermat,
 }
 
-#[derive(Clone, Copy, Debug)]
-enum Fermat {
-    Single(Tokens),
-    #[cfg(target_arch = "x86_64")]
-    Ifma(super::cpu::Avx512Ifma),
-    #[cfg(target_arch = "x86_64")]
-    Avx2(super::cpu::Avx2),
+per_backend! {
+    #[derive(Clone, Copy, Debug)]
+    enum Fermat { Single(Tokens), Ifma(super::cpu::Avx512Ifma), Avx2(super::cpu::Avx2) }
 }
 
 impl FermatBatch {

@@ -1,16 +1,11 @@
 //! Every lane backend against the one-lane reference and num-bigint.
 
+use super::test_support::random_odd;
 use super::*;
 use crate::arith::limbs::to_limbs;
 use num_bigint::RandBigInt;
 use num_traits::One;
 use rand::SeedableRng;
-
-fn random_odd(rng: &mut impl rand::Rng, bits: u64) -> BigUint {
-    let mut n = rng.gen_biguint(bits) | BigUint::one();
-    n.set_bit(bits - 1, true);
-    n
-}
 
 /// Each available kernel's widest shared-modulus batch agrees with modpow lane by lane,
 /// for both timings, on partial and full batches.

@@ -121,49 +121,17 @@ impl IfmaParams {
 
 /// Runs `$body` with `$V` bound to the vector count `$v` as a constant (1..=MAX_VECTORS),
 /// so each size gets its own fully unrolled instance of a kernel.
+const _: () = assert!(MAX_VECTORS == 10, "by_vectors lists 1..=MAX_VECTORS");
 macro_rules! by_vectors {
     ($v:expr, |$V:ident| $body:expr) => {
+        by_vectors!(@arms $v, $V, $body, 1 2 3 4 5 6 7 8 9 10)
+    };
+    (@arms $v:expr, $V:ident, $body:expr, $($n:literal)*) => {
         match $v {
-            1 => {
-                const $V: usize = 1;
+            $($n => {
+                const $V: usize = $n;
                 $body
-            }
-            2 => {
-                const $V: usize = 2;
-                $body
-            }
-            3 => {
-                const $V: usize = 3;
-                $body
-            }
-            4 => {
-                const $V: usize = 4;
-                $body
-            }
-            5 => {
-                const $V: usize = 5;
-                $body
-            }
-            6 => {
-                const $V: usize = 6;
-                $body
-            }
-            7 => {
-                const $V: usize = 7;
-                $body
-            }
-            8 => {
-                const $V: usize = 8;
-                $body
-            }
-            9 => {
-                const $V: usize = 9;
-                $body
-            }
-            10 => {
-                const $V: usize = 10;
-                $body
-            }
+            })*
             _ => unreachable!("IfmaParams::new bounds the vector count"),
         }
     };
@@ -424,27 +392,24 @@ fn normalize<const V: usize>(acc: &mut [__m512i; V]) {
         pm[j] = _mm512_cmpeq_epu64_mask(acc[j], mask);
     }
     let mut cm = [0u8; V];
+    // The lane bitmasks as one integer of type $w: a word for up to 64 lanes, else a u128.
+    macro_rules! carry_masks {
+        ($w:ty) => {{
+            let (mut g, mut p): ($w, $w) = (0, 0);
+            for j in 0..V {
+                g |= (gm[j] as $w) << (8 * j);
+                p |= (pm[j] as $w) << (8 * j);
+            }
+            let carry_in = ((g << 1).wrapping_add(p)) ^ p;
+            for j in 0..V {
+                cm[j] = (carry_in >> (8 * j)) as u8;
+            }
+        }};
+    }
     if V <= 8 {
-        // Masks of up to 64 lanes fit one word.
-        let (mut g, mut p) = (0u64, 0u64);
-        for j in 0..V {
-            g |= (gm[j] as u64) << (8 * j);
-            p |= (pm[j] as u64) << (8 * j);
-        }
-        let carry_in = ((g << 1).wrapping_add(p)) ^ p;
-        for j in 0..V {
-            cm[j] = (carry_in >> (8 * j)) as u8;
-        }
+        carry_masks!(u64)
     } else {
-        let (mut g, mut p) = (0u128, 0u128);
-        for j in 0..V {
-            g |= (gm[j] as u128) << (8 * j);
-            p |= (pm[j] as u128) << (8 * j);
-        }
-        let carry_in = ((g << 1).wrapping_add(p)) ^ p;
-        for j in 0..V {
-            cm[j] = (carry_in >> (8 * j)) as u8;
-        }
+        carry_masks!(u128)
     }
     let one = _mm512_set1_epi64(1);
     for j in 0..V {
