@@ -61,13 +61,16 @@ impl Avx2x4 {
         Some(ctx)
     }
 
-    /// Lanes holding `xs` (up to 4 values; missing lanes get 1), in Montgomery form.
+    /// Lanes holding `xs` (up to 4 values `< m`, not checked; missing lanes get 1), in
+    /// Montgomery form.
     pub(super) fn to_mont(&self, xs: &[BigUint]) -> Lanes {
         assert!(xs.len() <= LANES);
         let mut lanes = Lanes { d: vec![[0; LANES]; self.l] };
         for k in 0..LANES {
+            // No reduction by m: values are < m by contract, and a num-bigint `%` would
+            // take time depending on the (secret) modulus.
             let x = xs.get(k).cloned().unwrap_or_else(BigUint::one);
-            for (j, v) in to_radix(&(x % &self.m), DIGIT_BITS, self.l).into_iter().enumerate() {
+            for (j, v) in to_radix(&x, DIGIT_BITS, self.l).into_iter().enumerate() {
                 lanes.d[j][k] = v;
             }
         }
