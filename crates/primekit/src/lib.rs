@@ -14,8 +14,10 @@
 //!   file audits in [`keys`].
 //! - [`hazmat`]: the pieces the root is built from (Montgomery contexts, lane batches,
 //!   single Miller-Rabin rounds, the sieve, tuning knobs), each with its contract.
-//! - Instrumented and tunable variants and the OpenSSL/GMP peers live in the separate
-//!   `primekit-research` crate, never in this one.
+//! - Instrumented variants, the research algorithms and the OpenSSL/GMP peers live in
+//!   the separate `primekit-research` crate, never in this one; the few tuning knobs
+//!   that need the generators' internals (sieve depth, a candidate counter) are in
+//!   `hazmat::gen` and leave the default path unchanged.
 //!
 //! # Layers
 //! Private modules, each knowing nothing of those above it:

@@ -2,8 +2,10 @@
 //!
 //! # Soundness rule
 //! Every function that executes instructions beyond the target's baseline (BMI2/ADX,
-//! AVX2, AVX-512F/IFMA) is either an `unsafe fn` whose precondition says so, or a safe
-//! function that takes — or belongs to a value that holds — a *token* from this module.
+//! AVX2, AVX-512F/IFMA) is either an `unsafe fn` whose precondition says so, a safe
+//! function that takes — or belongs to a value that holds — a *token* from this module,
+//! or a safe `#[target_feature]` function (which Rust lets only code compiled with those
+//! features call without `unsafe`, i.e. the kernels above, after their token check).
 //! A token is a zero-sized proof that the CPU executes an instruction set; its only
 //! constructors are here: run-time detection ([`bmi2_adx`], [`avx2`], [`avx512_ifma`]) or the
 //! `unsafe` [`assume`]. Tokens and every backend are `pub(crate)`, so code outside the

@@ -13,7 +13,8 @@
 //! A uniform start in [3·2^(k-2), 2^k), then candidates start, start + 2, ... (Dobrosavljević's (2021)
 //! fastest design, Natural PGA with the NSS sieve, §3.2.2/§3.3.1) sieved over a bit
 //! array with many small primes, each survivor tested with a base-2 Fermat test (cheap
-//! rejection by constant-time square-and-double, [`candidate::pow2_ct`]) and then t
+//! rejection by constant-time square-and-double, several candidates per call where the
+//! CPU has wide lanes: `arith::lanes::FermatBatch`) and then t
 //! random-base Miller-Rabin rounds in constant time. Safe primes p = 2q + 1 use Wiener's combined sieve (q and p free of
 //! small factors), a base-2 Fermat test on p first, then q's rounds; p is then proven
 //! prime by Pocklington ([`crate::primality::pocklington`]).
@@ -21,7 +22,10 @@
 //! # Side channels
 //! Exponentiations and Miller-Rabin rounds on candidates are constant time. Like
 //! OpenSSL's and NSS's generators, the sieve and the number of candidates examined are
-//! not: their timing depends on the candidates' residues modulo small primes.
+//! not: their timing depends on the candidates' residues modulo small primes. Also as
+//! there, the random bases are drawn by rejection sampling below n − 3, whose number of
+//! draws depends on n's top bits, and each candidate's contexts are set up with
+//! num-bigint reductions by n.
 
 #![forbid(unsafe_code)]
 

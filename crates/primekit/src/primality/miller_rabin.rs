@@ -105,13 +105,16 @@ impl MillerRabin {
 
     /// The batch for `rounds` rounds of the given timing: the context's widest lanes when
     /// they pay for that many ([`SharedModulus::wide_pays`]; built on first use, its
-    /// set-up reduces by n with num-bigint as a context's does), else one lane.
+    /// set-up reduces by n with num-bigint as a context's does), else one lane (also when
+    /// the modulus is beyond the wide backend's size and `widest` gave one lane).
     fn lanes_for(&self, rounds: usize, timing: Timing) -> &Lanes {
         if SharedModulus::wide_pays(&self.ctx, rounds, timing) {
-            self.wide.get_or_init(|| Lanes::new(SharedModulus::widest(&self.ctx), &self.modulus()))
-        } else {
-            &self.single
+            let wide = self.wide.get_or_init(|| Lanes::new(SharedModulus::widest(&self.ctx), &self.modulus()));
+            if wide.batch.lanes() > 1 {
+                return wide;
+            }
         }
+        &self.single
     }
 
     /// One round with base `a` (ordinary form, `2 <= a <= n - 2`, limbs of n's length).

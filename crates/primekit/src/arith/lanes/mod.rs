@@ -337,8 +337,10 @@ impl FermatBatch {
     /// values are not: the time depends only on `bits` and the count, apart from
     /// building a context per candidate on the single backend (whose set-up reduces by
     /// m with num-bigint, as every context does). A candidate of another size is refused
-    /// (`ModulusTooLarge` / `ModulusTooSmall`); parity is not checked (a check would
-    /// branch on a secret), an even candidate gives a meaningless bit for its lane only.
+    /// (`ModulusTooLarge` / `ModulusTooSmall`); parity is not checked by the wide
+    /// backends (a check would branch on a secret): there an even candidate gives a
+    /// meaningless bit for its lane only, while the single backend refuses it
+    /// (`EvenModulus`, from its context).
     pub fn test_ct(&self, cands: &[BigUint]) -> Result<u64, ArithError> {
         assert!(!cands.is_empty() && cands.len() <= self.lanes(), "1..=lanes candidates");
         for n in cands {
