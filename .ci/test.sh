@@ -6,5 +6,6 @@ bash .ci/hygiene.sh
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --release --workspace
+bash .ci/kernels.sh
 bash python/ci.sh
 bash .ci/extra.sh
