@@ -23,6 +23,9 @@ fi
 BIN=target/release/primekit-ctgrind
 if grep -qw adx /proc/cpuinfo && grep -qw bmi2 /proc/cpuinfo; then
     export CTGRIND_HOST_HAS_ADX=1
+    if grep -qw avx2 /proc/cpuinfo; then
+        export CTGRIND_HOST_HAS_AVX2=1
+    fi
 fi
 run() { valgrind --error-exitcode=1 --num-callers=12 "$BIN" "$1" >"/tmp/ctgrind-$1.log" 2>&1; }
 errors() { grep -Eo 'ERROR SUMMARY: [0-9]+' "/tmp/ctgrind-$1.log" | grep -Eo '[0-9]+$' || echo '?'; }

@@ -209,6 +209,62 @@ fn fermat_base_two(v: &mut Values) -> bool {
     lanes.is_some()
 }
 
+/// The AVX2 lanes on secret numbers (valgrind executes AVX2 but hides ADX, which the
+/// `avx2` kernel's token also requires, so it is forced as `Adx` is; the script sets
+/// `CTGRIND_HOST_HAS_AVX2` when the host CPU has AVX2, BMI2 and ADX):
+/// - `MillerRabin::passes_all_ct` with 6 bases (one 4-lane batch and one partial) on the
+///   secret prime 2^1024 - 105 and the secret composite 2^1024 - 107; n is secret except
+///   its top and low byte, the bases (random, independent of n) are public. The wide
+///   batch is built lazily by a first call inside `setup`, as a context is.
+/// - `FermatBatch::test_ct` on four secret candidates, built as numbers inside `setup`.
+fn avx2_lanes(v: &mut Values) {
+    for c in [105u64, 107] {
+        let n = (BigUint::from(1u8) << 1024u32) - c;
+        let limbs = n.to_u64_digits();
+        secret_bytes(&limbs, 1, LIMBS * 8 - 1);
+        let bases: Vec<Vec<Limb>> = (3..9u64)
+            .map(|b| {
+                let mut x = vec![0; LIMBS];
+                x[0] = b;
+                x
+            })
+            .collect();
+        // SAFETY: the script sets CTGRIND_HOST_HAS_AVX2 only when the host CPU has AVX2,
+        // BMI2 and ADX, which valgrind executes.
+        let mr = setup(|| {
+            let m = from_limbs(&limbs);
+            let ctx = unsafe { MontContext::with_kernel_unchecked(&m, Kernel::Avx2) }.expect("odd modulus");
+            let mr = MillerRabin::from_context(&m, ctx).expect("odd n >= 5");
+            mr.passes_all_ct(&bases); // builds the wide batch
+            mr
+        });
+        let pass = declassify(mr.passes_all_ct(&bases));
+        public(&limbs);
+        let want = bases.iter().all(|a| MillerRabin::new(&n).unwrap().passes_vartime(a));
+        assert_eq!(pass, want, "AVX2 passes_all_ct disagrees with passes_vartime for 2^1024-{c}");
+    }
+    let cands: Vec<Vec<Limb>> =
+        vec![((BigUint::from(1u8) << 1024u32) - 105u8).to_u64_digits(), secret_modulus(v), secret_modulus(v), secret_modulus(v)];
+    for c in &cands {
+        secret_bytes(c, 0, LIMBS * 8 - 1);
+    }
+    // SAFETY: as above.
+    let (batch, nums) = setup(|| {
+        (unsafe { FermatBatch::with_kernel_unchecked(1024, Kernel::Avx2) }, cands.iter().map(|c| from_limbs(c)).collect::<Vec<_>>())
+    });
+    assert_eq!(batch.lanes(), 4, "AVX2 lanes");
+    let mask = batch.test_ct(&nums).expect("1024-bit candidates");
+    let passed: Vec<bool> = (0..cands.len()).map(|k| declassify(mask >> k & 1 == 1)).collect();
+    for c in &cands {
+        public(c);
+    }
+    for (k, c) in cands.iter().enumerate() {
+        let n = from_limbs(c);
+        let want = BigUint::from(2u8).modpow(&(&n - 1u8), &n) == BigUint::from(1u8);
+        assert_eq!(passed[k], want, "FermatBatch (AVX2 lanes), lane {k}");
+    }
+}
+
 fn leaky_control(v: &mut Values) {
     let m = secret_modulus(v);
     public(&m); // only the exponent is secret here: its bits steer pow_vartime's windows
@@ -245,6 +301,17 @@ fn main() {
             let passed = miller_rabin_passes_ct(false);
             assert_eq!(passed, 1, "the prime passes, the composite does not");
             let lanes = fermat_base_two(&mut v);
+            #[cfg(target_arch = "x86_64")]
+            let avx2 = std::env::var_os("CTGRIND_HOST_HAS_AVX2").is_some();
+            #[cfg(not(target_arch = "x86_64"))]
+            let avx2 = false;
+            if avx2 {
+                avx2_lanes(&mut v);
+            }
+            println!(
+                "ctgrind ct: AVX2 lanes (MillerRabin::passes_all_ct with 6 bases, FermatBatch::test_ct, secret 1024-bit n) {}",
+                if avx2 { "checked" } else { "NOT checked (host CPU without AVX2/ADX)" }
+            );
             println!(
                 "ctgrind ct: checked fermat_base_two_ct (secret 1024-bit candidates); 8-lane IFMA Fermat {}",
                 if lanes { "checked" } else { "NOT checked (no AVX-512 IFMA on this (virtual) CPU)" }

@@ -69,6 +69,15 @@ impl MillerRabin {
         Self::with_context(n, |n| MontContext::with_kernel(n, kernel))
     }
 
+    /// Precomputation for odd `n >= 5` on an existing context of n (which must be the
+    /// context of n: its modulus is checked).
+    pub fn from_context(n: &BigUint, ctx: MontContext) -> Result<Self, Error> {
+        if from_limbs(ctx.modulus()) != *n {
+            return Err(Error::InvalidArgument("the context is not that of n".into()));
+        }
+        Self::with_context(n, |_| Ok(ctx))
+    }
+
     fn with_context(n: &BigUint, ctx: impl FnOnce(&BigUint) -> Result<MontContext, crate::arith::ArithError>) -> Result<Self, Error> {
         if n < &BigUint::from(5u8) || !n.bit(0) {
             return Err(Error::InvalidArgument("Miller-Rabin needs an odd n >= 5".into()));

@@ -304,6 +304,16 @@ impl FermatBatch {
         Ok(Self::with_tokens(bits, Tokens::detect(kernel).ok_or(ArithError::KernelUnavailable)?))
     }
 
+    /// [`Self::with_kernel`] without the CPU-feature check.
+    ///
+    /// # Safety
+    /// The CPU must execute the kernel's instructions although detection may deny it
+    /// (the constant-time checker under valgrind, which hides BMI2/ADX from CPUID).
+    pub unsafe fn with_kernel_unchecked(bits: usize, kernel: Kernel) -> Self {
+        // SAFETY: forwarded to the caller.
+        Self::with_tokens(bits, unsafe { super::cpu::assume(kernel) })
+    }
+
     fn with_tokens(bits: usize, cpu: Tokens) -> Self {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu.ifma() {
