@@ -4,6 +4,8 @@
 //! Every draw uses `try_fill_bytes`, so a failing generator is an [`Error::Rng`], never
 //! a panic or a silent fallback.
 
+#![forbid(unsafe_code)]
+
 use crate::Error;
 use num_bigint::BigUint;
 use num_traits::Zero;
