@@ -190,23 +190,31 @@ fn fermat_base_two(v: &mut Values) -> bool {
     // The widest batch needs AVX-512 IFMA, which valgrind's virtual CPU lacks; a
     // one-lane batch would repeat the scalar check above.
     let lanes = FermatBatch::with_kernel(1024, Kernel::Ifma).ok().map(|batch| {
-        let nums: Vec<BigUint> = cands.iter().map(|c| from_limbs(c)).collect();
-        let mask = [batch.test_ct(&nums).expect("1024-bit candidates")];
-        public(&mask);
-        mask[0]
+        let nums: Vec<BigUint> = setup(|| cands.iter().map(|c| from_limbs(c)).collect());
+        lane_verdicts(batch.test_ct(&nums).expect("1024-bit candidates"), cands.len())
     });
-    for c in &cands {
+    check_fermat("fermat_base_two_ct", &cands, &got);
+    if let Some(lanes) = &lanes {
+        check_fermat("FermatBatch (IFMA lanes)", &cands, lanes);
+    }
+    lanes.is_some()
+}
+
+/// The lane bits of a batch's verdict mask, each declassified (the caller may reveal them).
+fn lane_verdicts(mask: u64, count: usize) -> Vec<bool> {
+    (0..count).map(|k| declassify(mask >> k & 1 == 1)).collect()
+}
+
+/// Declassifies the candidates and checks each verdict against 2^(n-1) mod n.
+fn check_fermat(what: &str, cands: &[Vec<Limb>], got: &[bool]) {
+    for c in cands {
         public(c);
     }
     for (k, c) in cands.iter().enumerate() {
         let n = from_limbs(c);
         let want = BigUint::from(2u8).modpow(&(&n - 1u8), &n) == BigUint::from(1u8);
-        assert_eq!(got[k], want, "fermat_base_two_ct, candidate {k}");
-        if let Some(mask) = lanes {
-            assert_eq!(mask >> k & 1 == 1, want, "FermatBatch (IFMA lanes), lane {k}");
-        }
+        assert_eq!(got[k], want, "{what}, candidate {k}");
     }
-    lanes.is_some()
 }
 
 /// The AVX2 lanes on secret numbers (valgrind executes AVX2 but hides ADX, which the
@@ -253,16 +261,8 @@ fn avx2_lanes(v: &mut Values) {
         (unsafe { FermatBatch::with_kernel_unchecked(1024, Kernel::Avx2) }, cands.iter().map(|c| from_limbs(c)).collect::<Vec<_>>())
     });
     assert_eq!(batch.lanes(), 4, "AVX2 lanes");
-    let mask = batch.test_ct(&nums).expect("1024-bit candidates");
-    let passed: Vec<bool> = (0..cands.len()).map(|k| declassify(mask >> k & 1 == 1)).collect();
-    for c in &cands {
-        public(c);
-    }
-    for (k, c) in cands.iter().enumerate() {
-        let n = from_limbs(c);
-        let want = BigUint::from(2u8).modpow(&(&n - 1u8), &n) == BigUint::from(1u8);
-        assert_eq!(passed[k], want, "FermatBatch (AVX2 lanes), lane {k}");
-    }
+    let passed = lane_verdicts(batch.test_ct(&nums).expect("1024-bit candidates"), cands.len());
+    check_fermat("FermatBatch (AVX2 lanes)", &cands, &passed);
 }
 
 fn leaky_control(v: &mut Values) {
