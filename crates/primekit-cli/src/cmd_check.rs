@@ -4,13 +4,15 @@
 //!
 //! Exit status: 0 when every check passed (warnings allowed), 1 when at least one
 //! check failed, 2 when the file could not be audited (unreadable, over the size cap,
-//! not PEM, wrong label, damaged PEM/DER, encrypted or unsupported key).
+//! not PEM, wrong label, damaged PEM/DER, encrypted or unsupported key, or a number
+//! wider than `--max-bits`: by default 10,000 bits for DH p and q, as OpenSSL refuses
+//! since CVE-2023-3446, and 16,384 bits for an RSA key's integers).
 //!
 //! Text goes to stdout, with input errors on stderr. With `--json`, exactly one JSON
 //! object is printed on stdout in every case (`docs/json.md`): the report's keys plus
 //! `command` and `file`, or `{command, file, ok: false, error_kind, error}`.
 
-use primekit::keys::{self, CheckReport, InputError, MAX_INPUT_BYTES};
+use primekit::keys::{self, CheckReport, InputError, Limits, MAX_INPUT_BYTES};
 use serde_json::{json, Value};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -23,6 +25,11 @@ pub struct CheckArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Refuse files whose numbers are wider than this many bits [default: 10000 for
+    /// check-dh, as OpenSSL; 16384 for check-rsa]. Testing costs grow with the cube of
+    /// the size: see docs/limits.md before raising it (at most 65536).
+    #[arg(long, value_name = "BITS")]
+    max_bits: Option<u64>,
 }
 
 /// Which audit to run.
@@ -58,6 +65,7 @@ impl Failure {
     fn message(&self) -> String {
         match self {
             Failure::Io(e) => format!("cannot read file: {e}"),
+            Failure::Input(e @ InputError::OverLimit { .. }) => format!("{e}; raise the cap with --max-bits if you mean it"),
             Failure::Input(e) => e.to_string(),
         }
     }
@@ -72,18 +80,18 @@ fn read_capped(path: &Path) -> Result<Vec<u8>, Failure> {
     Ok(bytes)
 }
 
-fn audit(kind: Kind, path: &Path) -> Result<CheckReport, Failure> {
+fn audit(kind: Kind, path: &Path, max_bits: Option<u64>) -> Result<CheckReport, Failure> {
     let bytes = read_capped(path)?;
     match kind {
-        Kind::Dh => keys::dh::check_dh_pem(&bytes),
-        Kind::Rsa => keys::rsa::check_rsa_pem(&bytes),
+        Kind::Dh => keys::dh::check_dh_pem_with_limits(&bytes, &max_bits.map_or(Limits::dh(), Limits::with_max_bits)),
+        Kind::Rsa => keys::rsa::check_rsa_pem_with_limits(&bytes, &max_bits.map_or(Limits::rsa(), Limits::with_max_bits)),
     }
     .map_err(Failure::Input)
 }
 
 pub fn run(kind: Kind, a: CheckArgs) -> ExitCode {
     let file = a.file.display().to_string();
-    match audit(kind, &a.file) {
+    match audit(kind, &a.file, a.max_bits) {
         Ok(report) => {
             if a.json {
                 let mut v = crate::report_json::report_json(&report);

@@ -48,9 +48,18 @@ fn composite_p_fails() {
     // Composite by construction: a prime times 3.
     let p = hex(MODP2048_P) * 3u32;
     let r = check_dh_pem(&pkcs3(&p, &BigUint::from(2u32))).unwrap();
-    assert_eq!(status(&r, "p_prime"), Status::Fail);
+    // (p-1)/2 is composite too (oracle: num-bigint, 2^(h-1) != 1 mod h), which one round
+    // finds: the group fails p_safe_prime and the full test of p is not paid for.
+    let h = (&p - 1u32) >> 1;
+    assert!(!BigUint::from(2u32).modpow(&(&h - 1u32), &h).is_one());
+    assert_eq!(status(&r, "p_safe_prime"), Status::Fail);
+    assert_eq!(status(&r, "p_prime"), Status::Skip);
     assert_eq!(status(&r, "g_order"), Status::Skip);
     assert!(!r.ok());
+    // Stated as X9.42 with a q dividing p-1 (q = 3), p itself is tested, and fails.
+    let r = check_dh_pem(&x942(&p, &BigUint::from(2u32), &BigUint::from(2u32), None)).unwrap();
+    assert_eq!(status(&r, "q_divides_p_minus_1"), Status::Pass, "{}", r.to_text());
+    assert_eq!(status(&r, "p_prime"), Status::Fail);
 }
 
 /// "Safety in Numbers" (Galbraith, Massimo, Paterson, PKC 2019; Massimo & Paterson 2020, §1): composites
@@ -60,8 +69,10 @@ fn safety_in_numbers_composites_fail_as_p() {
     let composites = safety_in_numbers_composites();
     for p in &composites {
         let r = check_dh_pem(&pkcs3(p, &BigUint::from(2u32))).unwrap();
-        assert_eq!(status(&r, "p_prime"), Status::Fail, "{p}");
+        assert_ne!(status(&r, "p_prime"), Status::Pass, "{p}");
+        assert_ne!(status(&r, "p_safe_prime"), Status::Pass, "{p}");
         assert!(!r.ok());
+        assert!(!primekit::is_prime(p), "{p}");
     }
     assert!(composites.len() >= 3, "expected the 1024-bit GaMaPa19 composites in the corpus");
 }
@@ -93,9 +104,13 @@ fn q_not_dividing_p_minus_1_fails() {
     // A prime that is not q: 2^127 - 1.
     let m127 = (BigUint::one() << 127u32) - 1u32;
     let r = check_dh_pem(&x942(&p, &g, &m127, None)).unwrap();
-    assert_eq!(status(&r, "q_prime"), Status::Pass);
     assert_eq!(status(&r, "q_size"), Status::Fail);
     assert_eq!(status(&r, "q_divides_p_minus_1"), Status::Fail);
+    // The cheap structural failure means no primality test is paid for.
+    for name in ["p_prime", "q_prime", "g_order"] {
+        assert_eq!(status(&r, name), Status::Skip, "{name}");
+        assert!(r.get(name).unwrap().detail.contains("q_divides_p_minus_1 failed"));
+    }
 }
 
 #[test]
@@ -137,8 +152,13 @@ fn small_groups_follow_the_size_policy() {
     let p = (BigUint::one() << 521u32) - 1u32;
     let r = check_dh_pem(&pkcs3(&p, &BigUint::from(3u32))).unwrap();
     assert_eq!(status(&r, "p_size"), Status::Fail);
-    assert_eq!(status(&r, "p_prime"), Status::Pass);
     assert_eq!(status(&r, "p_safe_prime"), Status::Fail);
+    // Stated with a q that divides p-1, p is tested: a size below the minimum does not
+    // stop the (cheap) primality test.
+    let r = check_dh_pem(&x942(&p, &BigUint::from(3u32), &BigUint::from(2u32), None)).unwrap();
+    assert_eq!(status(&r, "p_size"), Status::Fail);
+    assert_eq!(status(&r, "q_size"), Status::Fail);
+    assert_eq!(status(&r, "p_prime"), Status::Pass);
 }
 
 #[test]
@@ -187,12 +207,15 @@ fn oversize_inputs_fail_fast() {
     big.push(b'\n');
     big.extend(pkcs3(&hex(MODP2048_P), &BigUint::from(2u32)));
     assert!(check_dh_pem(&big).unwrap().ok());
-    // A number beyond the primality test's cap is refused before any work.
-    let huge = BigUint::one() << 70_000u32;
-    assert!(matches!(
-        check_dh_pem(&pkcs3(&(huge + 1u32), &BigUint::from(2u32))),
-        Err(InputError::Prime(primekit::Error::InputTooLarge { .. }))
-    ));
+    // A number beyond the audit's cap, and with the cap raised beyond the primality
+    // test's own cap, is refused before any work.
+    let big = pkcs3(&((BigUint::one() << 20_000u32) + 1u32), &BigUint::from(2u32));
+    assert!(matches!(check_dh_pem(&big), Err(InputError::OverLimit { what: "p", bits: 20_001, max: 10_000 })));
+    let huge = pkcs3(&((BigUint::one() << 70_000u32) + 1u32), &BigUint::from(2u32));
+    let unlimited = primekit::keys::Limits::with_max_bits(u64::MAX);
+    for r in [check_dh_pem(&huge), primekit::keys::dh::check_dh_pem_with_limits(&huge, &unlimited)] {
+        assert!(matches!(r, Err(InputError::Prime(primekit::Error::InputTooLarge { .. }))));
+    }
 }
 
 #[test]
@@ -250,18 +273,22 @@ fn wrong_crt_values_fail_one_by_one() {
             _ => k.qinv += &k.p, // congruent mod p but not reduced
         }
         let r = check_rsa_pem(&pkcs1_pem(&k)).unwrap();
-        let failed: Vec<_> = r.checks.iter().filter(|c| !c.passed()).map(|c| c.name).collect();
+        let failed: Vec<_> = r.checks.iter().filter(|c| c.status == Status::Fail).map(|c| c.name).collect();
         assert_eq!(failed, [name]);
+        // A failed cheap check leaves the primality tests unrun.
+        assert_eq!(status(&r, "p_prime"), Status::Skip);
     }
 }
 
 #[test]
 fn composite_factor_and_close_factors_fail() {
-    // p * 3 is composite by construction; the key is otherwise self-consistent only mod q.
-    let mut k = good_key();
-    k.p *= 3u32;
-    k.n = &k.p * &k.q;
-    let r = check_rsa_pem(&pkcs1_pem(&k)).unwrap();
+    // p * 3 is composite by construction; d, dP, dQ, qInv are derived from it, so every
+    // cheap check passes and only the primality test can tell.
+    let (p, q) = (good_key().p * 3u32, good_key().q);
+    let e = BigUint::from(65537u32);
+    let d = e.modinv(&(&p - 1u32).lcm(&(&q - 1u32))).expect("65537 is prime and divides neither p-1 nor q-1 here");
+    let r = check_rsa_pem(&pkcs1_pem(&rsa_key_with_d(p, q, e, d))).unwrap();
+    assert_eq!(status(&r, "ed_inverse"), Status::Pass);
     assert_eq!(status(&r, "p_prime"), Status::Fail);
     assert_eq!(status(&r, "q_prime"), Status::Pass);
     // p = q: n = p^2 falls to Fermat (and to a square root).
@@ -310,8 +337,8 @@ fn unsupported_and_malformed_rsa_inputs() {
 /// The JSON rendering of the same report is tested in the CLI (`report_json`).
 #[test]
 fn text_rendering_has_stable_lines() {
-    let r = check_dh_pem(&pkcs3(&(hex(MODP2048_P) * 3u32), &BigUint::from(2u32))).unwrap();
-    assert_eq!(r.format, "pkcs3");
+    let r = check_dh_pem(&x942(&(hex(MODP2048_P) * 3u32), &BigUint::from(2u32), &BigUint::from(2u32), None)).unwrap();
+    assert_eq!(r.format, "x9.42");
     assert!(!r.ok());
     let c = &r.checks[1];
     assert_eq!(c.name, "p_prime");

@@ -21,6 +21,7 @@
 //! re-derived; no check depends on them.
 
 use super::input::{decode_pem, uint_value, InputError};
+use super::limits::Limits;
 use super::policy;
 use super::report::{Check, CheckReport, Status};
 use crate::arith::modexp::modpow_vartime;
@@ -102,9 +103,14 @@ pub fn parse_dh_pem(bytes: &[u8]) -> Result<DhParams, InputError> {
     }
 }
 
-/// Parses and audits a PEM file's bytes.
+/// Parses and audits a PEM file's bytes, with the default size cap ([`Limits::dh`]).
 pub fn check_dh_pem(bytes: &[u8]) -> Result<CheckReport, InputError> {
-    check_dh(&parse_dh_pem(bytes)?)
+    check_dh_pem_with_limits(bytes, &Limits::dh())
+}
+
+/// Parses and audits a PEM file's bytes under `limits`.
+pub fn check_dh_pem_with_limits(bytes: &[u8], limits: &Limits) -> Result<CheckReport, InputError> {
+    check_dh_with_limits(&parse_dh_pem(bytes)?, limits)
 }
 
 fn prime_detail(what: &str, prime: bool) -> String {
@@ -115,57 +121,107 @@ fn prime_detail(what: &str, prime: bool) -> String {
     }
 }
 
-/// Audits parsed parameters; errors only if a number is too large to test or the
-/// OS random generator fails. The checks, in their fixed order, are the functions below.
+/// Audits parsed parameters with the default size cap ([`Limits::dh`]).
 pub fn check_dh(d: &DhParams) -> Result<CheckReport, InputError> {
+    check_dh_with_limits(d, &Limits::dh())
+}
+
+/// Audits parsed parameters; errors if p or q is wider than `limits` allows (before any
+/// arithmetic), or if the OS random generator fails.
+///
+/// The cheap structural checks (`q_divides_p_minus_1`, `j_cofactor`, `g_range`,
+/// `private_value_length`) are evaluated first. If one fails, the expensive ones
+/// (`p_prime`, `q_prime`, `p_safe_prime`, `g_order`) are reported as skipped instead of
+/// run: the report fails either way, and a crafted file must not buy hours of
+/// exponentiations with a malformed field. The size minimums do not gate: a number
+/// below them is cheap to test and its verdict is still worth reporting. The report keeps
+/// the fixed order of the module documentation.
+pub fn check_dh_with_limits(d: &DhParams, limits: &Limits) -> Result<CheckReport, InputError> {
+    limits.admit("p", &d.p)?;
+    if let Some(q) = &d.q {
+        limits.admit("q", q)?;
+    }
     let p = &d.p;
     let p_minus_1 = if p.is_zero() { BigUint::zero() } else { p - 1u32 };
-    // Without a stated q the group must be safe: (p-1)/2 is tested first, so that p
-    // itself then needs one Fermat step instead of a full test (see `p_prime`).
-    let half = &p_minus_1 >> 1;
-    let half_prime = match d.q {
-        None if p.bits() > 64 && p.bit(0) => Some(try_is_prime(&half)?),
-        _ => None,
-    };
-    let mut checks = vec![policy::modulus_size("p_size", "p", p.bits())];
-    let p_prime = p_prime(p, half_prime)?;
-    // A usable group needs an odd prime p (p = 2 is prime but has no room for g).
-    let p_odd_prime = p_prime.passed() && p.bit(0);
-    checks.push(p_prime);
 
-    // The subgroup order q whose membership g must have, once it is established.
-    let order = match &d.q {
-        Some(q) => {
-            checks.push(policy::subgroup_size("q_size", "q", q.bits()));
-            let q_prime = q_prime(q)?;
-            let divides = q_divides_p_minus_1(q, &p_minus_1);
+    let p_size = policy::modulus_size("p_size", "p", p.bits());
+    let subgroup = d.q.as_ref().map(|q| {
+        let divides = q_divides_p_minus_1(q, &p_minus_1);
+        let j = d.j.as_ref().map(|j| j_cofactor(j, q, &p_minus_1, divides.passed()));
+        (q, policy::subgroup_size("q_size", "q", q.bits()), divides, j)
+    });
+    let g_range = g_range(&d.g, &p_minus_1);
+    let private_value_length = d.private_value_length.as_ref().map(|l| private_value_length(l, p));
+    let structural =
+        subgroup.iter().flat_map(|(_, _, divides, j)| std::iter::once(divides).chain(j)).chain([&g_range]).chain(&private_value_length);
+    let failed: Vec<&str> = structural.filter(|c| c.status == Status::Fail).map(|c| c.name).collect();
+    let gate = (!failed.is_empty()).then(|| format!("not evaluated: the cheaper check {} failed", failed.join(", ")));
+    let skipped = |name: &'static str| Check::new(name, Status::Skip, gate.clone().unwrap_or_default());
+
+    let mut checks = vec![p_size];
+    match subgroup {
+        Some((q, q_size, divides, j)) => {
+            checks.push(if gate.is_some() { skipped("p_prime") } else { p_prime(p, None)? });
+            let p_odd_prime = checks[1].passed() && p.bit(0);
+            checks.push(q_size);
+            let q_prime = if gate.is_some() { skipped("q_prime") } else { q_prime(q)? };
             let order = (p_odd_prime && q_prime.passed() && divides.passed()).then(|| q.clone());
-            let divides_ok = divides.passed();
             checks.extend([q_prime, divides]);
-            checks.extend(d.j.as_ref().map(|j| j_cofactor(j, q, &p_minus_1, divides_ok)));
-            order
+            checks.extend(j);
+            let in_range = g_range.passed();
+            checks.push(g_range);
+            checks.push(g_order(gate.as_deref(), in_range, &d.g, order.as_ref(), p, false)?);
+        }
+        None if gate.is_some() => {
+            checks.extend([skipped("p_prime"), skipped("p_safe_prime"), g_range, skipped("g_order")]);
         }
         None => {
+            // Without a stated q the group must be safe: (p-1)/2 is tested first, so that
+            // p itself then needs one Fermat step instead of a full test (see `p_prime`).
+            let half = &p_minus_1 >> 1;
+            let half_prime = if p.bits() > 64 && p.bit(0) { Some(try_is_prime(&half)?) } else { None };
+            if half_prime == Some(false) {
+                // The group already fails `p_safe_prime`, found by (usually) one round on
+                // (p-1)/2; a full test of p, a prime or a crafted pseudoprime, would cost
+                // every round and change nothing.
+                let why = "not evaluated: (p-1)/2 is composite, so the group fails p_safe_prime whatever p is";
+                checks.extend([Check::new("p_prime", Status::Skip, why), p_safe_prime_fail(), g_range, skipped_g_order()]);
+                checks.extend(private_value_length);
+                return Ok(CheckReport { format: d.format, checks });
+            }
+            let p_prime = p_prime(p, half_prime)?;
+            // A usable group needs an odd prime p (p = 2 is prime but has no room for g).
+            let p_odd_prime = p_prime.passed() && p.bit(0);
             let safe = p_safe_prime(p_odd_prime, half_prime, &half)?;
             let order = (safe.status == Status::Pass).then_some(half);
-            checks.push(safe);
-            order
+            checks.extend([p_prime, safe]);
+            let in_range = g_range.passed();
+            checks.push(g_range);
+            checks.push(g_order(gate.as_deref(), in_range, &d.g, order.as_ref(), p, true)?);
         }
-    };
-
-    let g_range = g_range(&d.g, &p_minus_1);
-    let g_in_range = g_range.passed();
-    checks.push(g_range);
-    checks.push(match (&order, g_in_range) {
-        (Some(q), true) => g_order_check(&d.g, q, p, d.q.is_none())?,
-        _ => Check::new(
-            "g_order",
-            Status::Skip,
-            "not evaluated: needs an odd prime p, a prime subgroup order q dividing p-1, and 1 < g < p-1",
-        ),
-    });
-    checks.extend(d.private_value_length.as_ref().map(|l| private_value_length(l, p)));
+    }
+    checks.extend(private_value_length);
     Ok(CheckReport { format: d.format, checks })
+}
+
+fn skipped_g_order() -> Check {
+    Check::new("g_order", Status::Skip, "not evaluated: needs an odd prime p, a prime subgroup order q dividing p-1, and 1 < g < p-1")
+}
+
+/// `g_order`, once the subgroup order is established and g is in range; else skipped.
+fn g_order(
+    gate: Option<&str>,
+    in_range: bool,
+    g: &BigUint,
+    order: Option<&BigUint>,
+    p: &BigUint,
+    derived: bool,
+) -> Result<Check, InputError> {
+    match (gate, order) {
+        (None, Some(q)) if in_range => g_order_check(g, q, p, derived),
+        (Some(why), _) => Ok(Check::new("g_order", Status::Skip, why)),
+        _ => Ok(skipped_g_order()),
+    }
 }
 
 /// `p_prime`. When `half_prime` says (p-1)/2 is prime, p follows from one Fermat step
@@ -205,7 +261,8 @@ fn j_cofactor(j: &BigUint, q: &BigUint, p_minus_1: &BigUint, divides: bool) -> C
 }
 
 /// `p_safe_prime` (PKCS#3): (p-1)/2 prime, reusing `half_prime` when `check_dh` already
-/// tested it; skipped unless p is an odd prime.
+/// tested it; skipped unless p is an odd prime (a composite (p-1)/2 is reported by
+/// `check_dh_with_limits` before p is tested).
 fn p_safe_prime(p_odd_prime: bool, half_prime: Option<bool>, half: &BigUint) -> Result<Check, InputError> {
     if !p_odd_prime {
         return Ok(Check::new("p_safe_prime", Status::Skip, "not evaluated: p is not an odd prime"));
@@ -214,17 +271,16 @@ fn p_safe_prime(p_odd_prime: bool, half_prime: Option<bool>, half: &BigUint) -> 
         Some(known) => known,
         None => try_is_prime(half)?,
     };
-    Ok(Check::new(
+    Ok(if safe { Check::new("p_safe_prime", Status::Pass, "(p-1)/2 is prime: p is a safe prime") } else { p_safe_prime_fail() })
+}
+
+fn p_safe_prime_fail() -> Check {
+    Check::new(
         "p_safe_prime",
-        Status::from_bool(safe),
-        if safe {
-            "(p-1)/2 is prime: p is a safe prime".to_string()
-        } else {
-            "(p-1)/2 is composite: p is not a safe prime, and the file names no subgroup \
-             order q, so small subgroups cannot be ruled out"
-                .to_string()
-        },
-    ))
+        Status::Fail,
+        "(p-1)/2 is composite: p is not a safe prime, and the file names no subgroup \
+         order q, so small subgroups cannot be ruled out",
+    )
 }
 
 /// `g_range`: 1 < g < p-1.

@@ -28,6 +28,9 @@ pub enum InputError {
     Der(String),
     /// A well-formed file of a kind this tool does not audit (encrypted, non-RSA, ...).
     Unsupported(String),
+    /// A number is wider than the audit's size cap ([`super::Limits`]): refused before
+    /// any arithmetic on it.
+    OverLimit { what: &'static str, bits: u64, max: u64 },
     /// A number is out of the primality test's range, or the OS RNG failed.
     Prime(Error),
 }
@@ -48,6 +51,11 @@ impl core::fmt::Display for InputError {
             InputError::Pem(m) => write!(f, "malformed PEM: {m}"),
             InputError::Der(m) => write!(f, "malformed DER: {m}"),
             InputError::Unsupported(m) => write!(f, "unsupported: {m}"),
+            InputError::OverLimit { what, bits, max } => write!(
+                f,
+                "{what} has {bits} bits, above this audit's cap of {max} bits (refused unchecked: \
+                 the cost of testing grows with the cube of the size)"
+            ),
             InputError::Prime(e) => write!(f, "{e}"),
         }
     }
@@ -63,6 +71,7 @@ impl InputError {
             InputError::Pem(_) => "pem",
             InputError::Der(_) => "der",
             InputError::Unsupported(_) => "unsupported",
+            InputError::OverLimit { .. } => "over_limit",
             InputError::Prime(_) => "limit",
         }
     }

@@ -11,6 +11,12 @@
 //!   (oversize, not PEM, wrong label, bad base64, bad DER, encrypted, unsupported
 //!   algorithm, numbers above [`crate::primality::is_prime::MAX_INPUT_BITS`]) is an
 //!   [`InputError`], never a panic.
+//! - Integers wider than the audit's [`Limits`] (by default [`DH_MAX_BITS`] for DH p
+//!   and q, [`RSA_MAX_BITS`] for an RSA key) are refused with [`InputError::OverLimit`]
+//!   before any arithmetic, as OpenSSL refuses DH moduli above 10,000 bits since
+//!   CVE-2023-3446. The `_with_limits` variants take another cap.
+//! - Cheap structural checks run first; when one of them fails, the primality tests are
+//!   not run (reported as skipped), so a malformed file never pays for them.
 //! - A well-formed file yields a [`report::CheckReport`]: one [`report::Check`] per
 //!   property with its verdict, in a fixed order, with stable names.
 //! - All arithmetic here is variable time. These are offline audits of files the
@@ -24,9 +30,11 @@
 
 pub mod dh;
 mod input;
+mod limits;
 pub mod policy;
 pub mod report;
 pub mod rsa;
 
 pub use input::{InputError, MAX_INPUT_BYTES};
+pub use limits::{Limits, DH_MAX_BITS, RSA_MAX_BITS};
 pub use report::{Check, CheckReport, Status};

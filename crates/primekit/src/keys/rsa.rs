@@ -17,6 +17,7 @@
 //! Variable time on secret values: an offline audit of a key the caller holds.
 
 use super::input::{decode_pem, uint_value, InputError};
+use super::limits::Limits;
 use super::policy;
 use super::report::{Check, CheckReport, Status};
 use crate::try_is_prime;
@@ -100,9 +101,14 @@ pub fn parse_rsa_pem(bytes: &[u8]) -> Result<RsaKey, InputError> {
     from_pkcs1("pkcs8", info.private_key)
 }
 
-/// Parses and audits a PEM file's bytes.
+/// Parses and audits a PEM file's bytes, with the default size cap ([`Limits::rsa`]).
 pub fn check_rsa_pem(bytes: &[u8]) -> Result<CheckReport, InputError> {
-    check_rsa(&parse_rsa_pem(bytes)?)
+    check_rsa_pem_with_limits(bytes, &Limits::rsa())
+}
+
+/// Parses and audits a PEM file's bytes under `limits`.
+pub fn check_rsa_pem_with_limits(bytes: &[u8], limits: &Limits) -> Result<CheckReport, InputError> {
+    check_rsa_with_limits(&parse_rsa_pem(bytes)?, limits)
 }
 
 fn prime_check(name: &'static str, what: &str, v: &BigUint) -> Result<Check, InputError> {
@@ -119,13 +125,40 @@ fn congruence(name: &'static str, holds: bool, text: &str) -> Check {
     Check::new(name, Status::from_bool(holds), if holds { text.to_string() } else { format!("NOT {text}") })
 }
 
-/// Audits a parsed key; errors only if the OS random generator fails.
+/// Audits a parsed key with the default size cap ([`Limits::rsa`]).
 pub fn check_rsa(k: &RsaKey) -> Result<CheckReport, InputError> {
+    check_rsa_with_limits(k, &Limits::rsa())
+}
+
+/// Audits a parsed key; errors if one of its integers is wider than `limits` allows
+/// (before any arithmetic), or if the OS random generator fails.
+///
+/// Everything but `p_prime` and `q_prime` is a product, a remainder or a gcd, cheap
+/// beside a primality test; those checks run first, and if one fails (`n_size` below the
+/// minimum excepted: a small key is cheap to test) the primality tests are reported as
+/// skipped instead of run. The report keeps the fixed order of the module documentation.
+pub fn check_rsa_with_limits(k: &RsaKey, limits: &Limits) -> Result<CheckReport, InputError> {
+    for (what, v) in [("n", &k.n), ("e", &k.e), ("d", &k.d), ("p", &k.p), ("q", &k.q), ("dP", &k.dp), ("dQ", &k.dq), ("qInv", &k.qinv)] {
+        limits.admit(what, v)?;
+    }
+    let cheap = cheap_checks(k);
+    let failed: Vec<&str> = cheap.iter().filter(|c| c.status == Status::Fail).map(|c| c.name).collect();
+    let (p_prime, q_prime) = if failed.is_empty() {
+        (prime_check("p_prime", "p", &k.p)?, prime_check("q_prime", "q", &k.q)?)
+    } else {
+        let why = format!("not evaluated: the cheaper check {} failed", failed.join(", "));
+        (Check::new("p_prime", Status::Skip, why.clone()), Check::new("q_prime", Status::Skip, why))
+    };
+    let mut checks = vec![policy::modulus_size("n_size", "n", k.n.bits()), p_prime, q_prime];
+    checks.extend(cheap);
+    Ok(CheckReport { format: k.format, checks })
+}
+
+/// Every check after `q_prime`, in report order.
+fn cheap_checks(k: &RsaKey) -> Vec<Check> {
     let one = BigUint::one();
     let nbits = k.n.bits();
-    let mut checks = vec![policy::modulus_size("n_size", "n", nbits)];
-    checks.push(prime_check("p_prime", "p", &k.p)?);
-    checks.push(prime_check("q_prime", "q", &k.q)?);
+    let mut checks = Vec::new();
     checks.push(congruence("n_equals_pq", k.n == &k.p * &k.q, "n = p*q"));
 
     // FIPS 186-4 B.3.1 (d): |p - q| > 2^(nlen/2 - 100), else n falls to Fermat's method.
@@ -161,7 +194,7 @@ pub fn check_rsa(k: &RsaKey) -> Result<CheckReport, InputError> {
         for name in ["ed_inverse", "dp_crt", "dq_crt", "qinv_crt"] {
             checks.push(Check::new(name, Status::Skip, "not evaluated: p and q must exceed 1"));
         }
-        return Ok(CheckReport { format: k.format, checks });
+        return checks;
     }
     let p1 = &k.p - &one;
     let q1 = &k.q - &one;
@@ -172,5 +205,5 @@ pub fn check_rsa(k: &RsaKey) -> Result<CheckReport, InputError> {
     checks.push(congruence("dq_crt", k.dq == &k.d % &q1, "dQ = d mod (q-1)"));
     let qinv_ok = k.qinv < k.p && ((&k.qinv * &k.q) % &k.p).is_one();
     checks.push(congruence("qinv_crt", qinv_ok, "qInv < p and qInv*q = 1 mod p"));
-    Ok(CheckReport { format: k.format, checks })
+    checks
 }
