@@ -6,10 +6,14 @@
 //! and reason; every other input is still answered; the exit status is then 2.
 //! Stdin is processed in blocks of a bounded number of lines, so memory stays bounded
 //! on endless streams; `--jobs J` spreads each block over J threads, order kept.
+//! A single test expected to take more than 2 s shows a progress bar on a terminal, and
+//! Ctrl-C stops it between rounds (exit status 130; see `watch.rs`).
 
 use crate::numio::{parse_number, read_line_capped, Line, ParseError};
+use crate::watch::{self, Watch};
 use clap::Args;
 use num_bigint::BigUint;
+use primekit::hazmat::primality::{is_prime_interruptible, Outcome as Verdict};
 use rayon::prelude::*;
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
@@ -32,23 +36,30 @@ const BLOCK: usize = 4096;
 enum Outcome {
     Verdict(&'static str),
     Bad(String),
+    Interrupted,
 }
 
-fn verdict(n: &BigUint) -> Outcome {
+/// `show_bar`: one test at a time, so a long one may draw a progress bar ([`Watch`]).
+fn verdict(n: &BigUint, show_bar: bool) -> Outcome {
     if n < &BigUint::from(2u8) {
         return Outcome::Verdict("neither");
     }
-    match primekit::try_is_prime(n) {
-        Ok(true) => Outcome::Verdict("prime"),
-        Ok(false) => Outcome::Verdict("composite"),
+    let mut watch = Watch::new(show_bar);
+    match is_prime_interruptible(n, |p| watch.between(p)) {
+        Ok(Verdict::Prime) => Outcome::Verdict("prime"),
+        Ok(Verdict::Composite) => Outcome::Verdict("composite"),
+        Ok(Verdict::Cancelled) => Outcome::Interrupted,
         Err(e) => Outcome::Bad(e.to_string()),
     }
 }
 
-fn judge(input: &Result<String, ParseError>) -> Outcome {
+fn judge(input: &Result<String, ParseError>, show_bar: bool) -> Outcome {
+    if watch::interrupted() {
+        return Outcome::Interrupted;
+    }
     match input {
         Ok(text) => match parse_number(text) {
-            Ok(n) => verdict(&n),
+            Ok(n) => verdict(&n, show_bar),
             Err(e) => Outcome::Bad(e.to_string()),
         },
         Err(e) => Outcome::Bad(e.to_string()),
@@ -77,6 +88,7 @@ impl<W: Write> Printer<W> {
                 eprintln!("primekit test: {what} {k}: {reason}");
                 Ok(())
             }
+            Outcome::Interrupted => Err(std::io::Error::new(std::io::ErrorKind::Interrupted, format!("interrupted at {what} {k}"))),
         }
     }
 }
@@ -88,7 +100,8 @@ fn run_block<W: Write>(
     block: &[Result<String, ParseError>],
     pool: &rayon::ThreadPool,
 ) -> std::io::Result<()> {
-    let outcomes: Vec<Outcome> = pool.install(|| block.par_iter().map(judge).collect());
+    let show_bar = pool.current_num_threads() == 1;
+    let outcomes: Vec<Outcome> = pool.install(|| block.par_iter().map(|i| judge(i, show_bar)).collect());
     for (i, (input, o)) in block.iter().zip(outcomes).enumerate() {
         p.emit(what, first + i, input, o)?;
     }
@@ -96,6 +109,7 @@ fn run_block<W: Write>(
 }
 
 pub fn run(args: TestArgs) -> ExitCode {
+    watch::install_interrupt_handler();
     let pool = match rayon::ThreadPoolBuilder::new().num_threads(args.jobs.clamp(1, 1024)).build() {
         Ok(p) => p,
         Err(e) => {
@@ -113,6 +127,11 @@ pub fn run(args: TestArgs) -> ExitCode {
     };
     match result {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
+            let _ = p.out.flush();
+            eprintln!("primekit test: {e} (Ctrl-C): no verdict for it or the inputs after it");
+            ExitCode::from(watch::INTERRUPTED)
+        }
         Err(e) => {
             eprintln!("primekit test: I/O error: {e}");
             ExitCode::from(2)

@@ -13,6 +13,7 @@ mod numio;
 mod plot;
 mod plots;
 mod report_json;
+mod watch;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -65,3 +65,29 @@ fn oversized_input_fails_fast() {
     assert!(err.contains("argument 1: number exceeds"), "{err}");
     assert_eq!(code, 2);
 }
+
+/// Ctrl-C during a long test (a 9,941-bit prime: 129 rounds, seconds on any kernel)
+/// stops it between rounds: exit status 130, no verdict printed for it, well before the
+/// test could have finished.
+#[test]
+fn ctrl_c_stops_a_long_test_promptly() {
+    let m9941 = format!("0x1{}", "f".repeat(9940 / 4)); // 2^9941 - 1, prime (Lucas-Lehmer)
+    let t = Instant::now();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_primekit"))
+        .args(["test", "7", &m9941])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    let interrupted_at = t.elapsed();
+    let kill = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    let after_signal = t.elapsed() - interrupted_at;
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(130), "stdout {stdout} stderr {stderr}");
+    assert_eq!(stdout, "7 prime\n", "the first input is answered, the interrupted one is not");
+    assert!(stderr.contains("interrupted at argument 2"), "{stderr}");
+    assert!(after_signal < Duration::from_secs(3), "stopped {after_signal:?} after the signal");
+}

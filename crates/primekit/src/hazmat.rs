@@ -9,7 +9,8 @@
 //! - [`mont`]: Montgomery contexts, kernels and modular exponentiation.
 //! - [`lanes`]: batches of exponentiations (several bases, or several moduli, at once).
 //! - [`limbs`]: little-endian 64-bit limb slices and word arithmetic on them.
-//! - [`primality`]: single Miller-Rabin rounds, the exact test below 2^64, Lucas ladders.
+//! - [`primality`]: single Miller-Rabin rounds, the exact test below 2^64, Lucas ladders,
+//!   and `is_prime` interruptible between rounds (deadlines, progress, cancellation).
 //! - [`sieve`]: trial division, prime lists and the generators' segment sieve.
 //! - [`gen`]: generator pieces and tuning knobs (reproducible generation, sieve depth,
 //!   counting the candidates tested).
@@ -41,6 +42,7 @@ pub mod limbs {
 pub mod primality {
     pub use crate::primality::lucas::{selfridge_method_a, LucasLadder, NoParams, SearchOptions, Selfridge};
     pub use crate::primality::square::{isqrt, isqrt_rem_binary};
+    pub use crate::primality::{is_prime_interruptible, Outcome, Progress};
     pub use crate::primality::{is_prime_u64, MillerRabin};
     pub use crate::primality::{is_prime_with_rng, mr_rounds, trial_division_primes, MAX_INPUT_BITS};
 }

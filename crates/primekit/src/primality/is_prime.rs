@@ -26,6 +26,7 @@ use crate::sieve::trial_divide_vartime;
 use crate::Error;
 use num_bigint::BigUint;
 use rand_core::CryptoRngCore;
+use std::ops::ControlFlow;
 
 /// Largest input, in bits, the test accepts (a 65536-bit prime takes minutes; the cap
 /// keeps one call's work and memory bounded).
@@ -91,7 +92,7 @@ pub fn is_prime(n: &BigUint) -> bool {
 
 /// [`is_prime`] returning size-cap and RNG failures as errors.
 pub fn try_is_prime(n: &BigUint) -> Result<bool, Error> {
-    decide(n, crate::random::os_seeded)
+    decide(n, crate::random::os_seeded, |_| ControlFlow::Continue(())).map(|v| v.unwrap_or(false))
 }
 
 /// [`is_prime`] with a caller-supplied generator for the random bases.
@@ -100,12 +101,27 @@ pub fn try_is_prime(n: &BigUint) -> Result<bool, Error> {
 /// secure generator whose output the party choosing `n` cannot predict. A fixed seed
 /// gives an adversary the bases in advance and voids the bound.
 pub fn is_prime_with_rng(n: &BigUint, rng: &mut impl CryptoRngCore) -> Result<bool, Error> {
-    decide(n, || Ok(rng))
+    decide(n, || Ok(rng), |_| ControlFlow::Continue(())).map(|v| v.unwrap_or(false))
+}
+
+/// Where a test stands, as reported between rounds to [`super::is_prime_interruptible`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Miller-Rabin rounds finished (the base-2 round counts as one).
+    pub rounds_done: usize,
+    /// Rounds a prime needs: 1 + [`mr_rounds`] (a composite usually stops after 1).
+    pub rounds_total: usize,
 }
 
 /// The shared decision procedure; `rng` is only called when random rounds are needed,
-/// so composites rejected early never touch the OS generator.
-fn decide<R: CryptoRngCore>(n: &BigUint, rng: impl FnOnce() -> Result<R, Error>) -> Result<bool, Error> {
+/// so composites rejected early never touch the OS generator. `between` is called
+/// before the base-2 round and before each batch of random rounds; `Break` returns
+/// `Ok(None)`.
+pub(super) fn decide<R: CryptoRngCore>(
+    n: &BigUint,
+    rng: impl FnOnce() -> Result<R, Error>,
+    mut between: impl FnMut(Progress) -> ControlFlow<()>,
+) -> Result<Option<bool>, Error> {
     // A misconfigured kernel switch (`PRIMEKIT_KERNEL`) is an error for every input, not
     // only for those that reach the exponentiations.
     crate::arith::Kernel::selected()?;
@@ -114,23 +130,27 @@ fn decide<R: CryptoRngCore>(n: &BigUint, rng: impl FnOnce() -> Result<R, Error>)
         return Err(Error::InputTooLarge { bits, max: MAX_INPUT_BITS });
     }
     if bits <= 64 {
-        return Ok(is_prime_u64(n.iter_u64_digits().next().unwrap_or(0)));
+        return Ok(Some(is_prime_u64(n.iter_u64_digits().next().unwrap_or(0))));
     }
     if !n.bit(0) {
-        return Ok(false);
+        return Ok(Some(false));
     }
     // n >= 2^64 exceeds every small prime, so a small divisor means composite.
     let limbs = n.to_u64_digits();
     if trial_divide_vartime(&limbs, trial_division_primes(bits)).is_some() {
-        return Ok(false);
+        return Ok(Some(false));
+    }
+    let rounds_total = 1 + mr_rounds(bits);
+    if between(Progress { rounds_done: 0, rounds_total }).is_break() {
+        return Ok(None);
     }
     let mr = MillerRabin::new(n)?;
     if !mr.passes_base_two_vartime() {
-        return Ok(false);
+        return Ok(Some(false));
     }
     let mut rng = rng()?;
     let bases = (0..mr_rounds(bits)).map(|_| mr.random_base(&mut rng)).collect::<Result<Vec<_>, _>>()?;
-    Ok(mr.passes_all_vartime(&bases))
+    Ok(mr.passes_all_vartime_between(&bases, |done| between(Progress { rounds_done: 1 + done, rounds_total })))
 }
 
 #[cfg(test)]

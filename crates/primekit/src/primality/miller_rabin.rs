@@ -15,6 +15,7 @@ use crate::Error;
 use num_bigint::BigUint;
 use rand_core::CryptoRngCore;
 use std::cell::OnceCell;
+use std::ops::ControlFlow;
 
 /// Squarings the constant-time rounds always perform after a^d (covers every s <= 64;
 /// about 6% of a 1024-bit exponentiation).
@@ -160,8 +161,18 @@ impl MillerRabin {
     /// the context kernel's lanes ([`SharedModulus`]), several bases per instruction where
     /// the CPU allows. Stops at the first batch containing a witness.
     pub fn passes_all_vartime(&self, bases: &[Vec<Limb>]) -> bool {
+        self.passes_all_vartime_between(bases, |_| ControlFlow::Continue(())).unwrap_or(false)
+    }
+
+    /// [`Self::passes_all_vartime`], calling `between(rounds_done)` before each batch of
+    /// rounds (a batch is as many rounds as the kernel's lanes: 1 to 8); `Break` stops
+    /// and returns `None`. `Some(verdict)` is the same verdict as `passes_all_vartime`.
+    pub fn passes_all_vartime_between(&self, bases: &[Vec<Limb>], mut between: impl FnMut(usize) -> ControlFlow<()>) -> Option<bool> {
         let lanes = self.lanes_for(bases.len(), Timing::Vartime);
-        for batch in bases.chunks(lanes.batch.lanes()) {
+        for (i, batch) in bases.chunks(lanes.batch.lanes()).enumerate() {
+            if between(i * lanes.batch.lanes()).is_break() {
+                return None;
+            }
             let used = lane_mask(batch.len());
             let mut x = lanes.batch.pow_vartime(&lanes.batch.load(batch), &self.d);
             let mut passed = lanes.plus_minus_one(&x) & used;
@@ -173,10 +184,10 @@ impl MillerRabin {
                 passed |= lanes.batch.eq_ct(&x, &lanes.minus_one) & used;
             }
             if passed != used {
-                return false;
+                return Some(false);
             }
         }
-        true
+        Some(true)
     }
 
     /// The same round in constant time for a secret n (prime generation); see

@@ -9,6 +9,7 @@
 
 // Private: the module shares its name with the function the crate root re-exports, and
 // only the function is public API.
+mod interruptible;
 mod is_prime;
 pub mod jacobi;
 pub mod lucas;
@@ -17,6 +18,7 @@ pub mod pocklington;
 pub mod small;
 pub mod square;
 
-pub use is_prime::{is_prime, is_prime_with_rng, mr_rounds, trial_division_primes, try_is_prime, MAX_INPUT_BITS};
+pub use interruptible::{is_prime_interruptible, Outcome};
+pub use is_prime::{is_prime, is_prime_with_rng, mr_rounds, trial_division_primes, try_is_prime, Progress, MAX_INPUT_BITS};
 pub use miller_rabin::MillerRabin;
 pub use small::is_prime_u64;
