@@ -20,6 +20,7 @@ mod table5;
 mod td;
 mod test;
 pub mod timing;
+mod worst_case;
 
 use clap::Subcommand;
 use std::process::ExitCode;
@@ -50,6 +51,8 @@ pub enum BenchCmd {
     Pga(pga::Args),
     /// Dobrosavljević 2021, Tables 5.1/5.2 and (r, L) heatmaps, beside OpenSSL, in one command.
     PgaTables(pga_tables::Args),
+    /// Worst-case `is_prime` time per size (one round x the rounds a prime pays), for docs/limits.md.
+    WorstCase(worst_case::Args),
 }
 
 pub fn run(cmd: BenchCmd) -> ExitCode {
@@ -66,6 +69,7 @@ pub fn run(cmd: BenchCmd) -> ExitCode {
         BenchCmd::Merge(a) => merge::run(a),
         BenchCmd::Pga(a) => pga::run(a),
         BenchCmd::PgaTables(a) => pga_tables::run(a),
+        BenchCmd::WorstCase(a) => worst_case::run(a),
     }
 }
 

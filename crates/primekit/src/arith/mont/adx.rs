@@ -422,3 +422,20 @@ pub(crate) fn mont_sqr(cpu: Bmi2Adx, out: &mut [Limb], a: &[Limb], m: &[Limb], m
         redc_wide(out.as_mut_ptr(), t.as_mut_ptr(), m.as_ptr(), m0inv, n);
     }
 }
+
+/// `w[..2n] = a * b` (full product, n = a.len() = b.len() >= 1), for the Karatsuba
+/// recursion's base case. Same timing contract as the Montgomery kernels.
+pub(crate) fn mul_full(_: Bmi2Adx, w: &mut [Limb], a: &[Limb], b: &[Limb]) {
+    let n = a.len();
+    assert!(n >= 1 && b.len() == n && w.len() >= 2 * n);
+    // SAFETY: lengths checked; `w` is a distinct &mut; the token proves BMI2/ADX.
+    unsafe { mul_wide(w.as_mut_ptr(), a.as_ptr(), b.as_ptr(), n) }
+}
+
+/// `w[..2n] = a^2` (n = a.len() >= 1), for the Karatsuba recursion's base case.
+pub(crate) fn sqr_full(_: Bmi2Adx, w: &mut [Limb], a: &[Limb]) {
+    let n = a.len();
+    assert!(n >= 1 && w.len() >= 2 * n);
+    // SAFETY: as in mul_full.
+    unsafe { sqr_wide(w.as_mut_ptr(), a.as_ptr(), n) }
+}

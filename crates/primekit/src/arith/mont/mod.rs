@@ -7,6 +7,7 @@ pub(crate) mod adx;
 mod adx_fixed;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ifma;
+mod karatsuba;
 pub(crate) mod portable;
 pub mod word;
 
@@ -35,6 +36,8 @@ pub struct MontContext {
     /// IFMA-domain constants when the kernel is `Ifma` and the modulus is small enough.
     #[cfg(target_arch = "x86_64")]
     ifma: Option<ifma::IfmaParams>,
+    /// Karatsuba-based products when the modulus is large enough to pay ([`karatsuba`]).
+    big: Option<Box<karatsuba::BigMont>>,
 }
 
 impl MontContext {
@@ -78,8 +81,11 @@ impl MontContext {
         let r2 = to_limbs(&((&r * &r) % m), n).expect("reduced");
         #[cfg(target_arch = "x86_64")]
         let ifma = cpu.ifma().and_then(|t| ifma::IfmaParams::new(t, m, n));
+        let m0inv = neg_inv_mod_word(limbs[0]);
+        let big = karatsuba::plan(cpu, n).map(|(base, reduction)| Box::new(karatsuba::BigMont::new(base, reduction, &limbs, m0inv)));
         Ok(MontContext {
-            m0inv: neg_inv_mod_word(limbs[0]),
+            m0inv,
+            big,
             m: limbs,
             r2,
             one,
@@ -123,7 +129,7 @@ impl MontContext {
 
     /// A zeroed scratch buffer of the size every kernel call needs (2n + 2 limbs).
     pub fn scratch(&self) -> Vec<Limb> {
-        vec![0; 2 * self.len() + 2]
+        vec![0; self.big.as_ref().map_or(0, |b| b.scratch_len()).max(2 * self.len() + 2)]
     }
 
     /// 1 in Montgomery form (R mod m).
@@ -134,6 +140,9 @@ impl MontContext {
     /// `out = a*b*R^{-1} mod m`. Inputs `< m`, `out` distinct from both, `t` from `scratch()`.
     #[inline]
     pub fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], t: &mut [Limb]) {
+        if let Some(big) = &self.big {
+            return big.mul(out, a, b, t);
+        }
         match self.adx() {
             #[cfg(target_arch = "x86_64")]
             Some(cpu) => adx::mont_mul(cpu, out, a, b, &self.m, self.m0inv, t),
@@ -144,6 +153,9 @@ impl MontContext {
     /// `out = a*a*R^{-1} mod m` with the dedicated squaring. Same contract as `mul`.
     #[inline]
     pub fn sqr(&self, out: &mut [Limb], a: &[Limb], t: &mut [Limb]) {
+        if let Some(big) = &self.big {
+            return big.sqr(out, a, t);
+        }
         match self.adx() {
             #[cfg(target_arch = "x86_64")]
             Some(cpu) => adx::mont_sqr(cpu, out, a, &self.m, self.m0inv, t),

@@ -1,0 +1,432 @@
+//! Montgomery arithmetic for large moduli (thousands of bits) on Karatsuba products.
+//!
+//! Why: the schoolbook kernels cost about 2n^2 word products per Montgomery product
+//! (n^2 for the product, n^2 for the reduction). Above a few thousand bits Karatsuba's
+//! three half-size products instead of four win, recursively: n^1.585. The reduction is
+//! then made of products too (Montgomery 1985, "reduction by multiplication"):
+//!
+//!   q = (T mod R) * m' mod R,   m' = -m^{-1} mod R,
+//!   (T + q*m) / R = T * R^{-1} (mod m),   and it is < 2m when T < m*R,
+//!
+//! so a Montgomery product is three Karatsuba products (a*b or a^2, the low half q, and
+//! q*m) plus linear work. Which of this and "Karatsuba product, schoolbook reduction"
+//! pays, and from which size, is measured per kernel: see [`Plan`].
+//!
+//! Contract of [`BigMont::mul`] / [`BigMont::sqr`] (n = limbs of m, R = 2^(64n)): inputs
+//! `< m`; output `a*b*R^{-1} mod m`, fully reduced; `out` distinct from the inputs.
+//! Timing: every branch and memory index depends only on n (the signs of Karatsuba's
+//! differences are applied with masks), as for the schoolbook kernels.
+
+#[cfg(target_arch = "x86_64")]
+use crate::arith::cpu::Bmi2Adx;
+use crate::arith::limbs::Limb;
+use num_bigint::BigUint;
+use num_traits::One;
+
+/// Below this many limbs no base kernel gains from Karatsuba (the smallest of the
+/// thresholds in [`Base::threshold`]).
+pub(crate) const BASE_LIMBS: usize = 24;
+
+/// The schoolbook full products the recursion bottoms out in.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Base {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Adx(Bmi2Adx),
+}
+
+impl Base {
+    /// Operand size from which one Karatsuba level beats this kernel's schoolbook
+    /// product (`square`: its squaring, which is already 1.5-2x cheaper than a product).
+    /// Measured on AMD Zen 5 (`cargo test --release -p primekit --lib
+    /// karatsuba_crossover -- --ignored --nocapture`).
+    fn threshold(self, square: bool) -> usize {
+        match (self, square) {
+            (Base::Portable, false) => 24,
+            (Base::Portable, true) => 64,
+            #[cfg(target_arch = "x86_64")]
+            (Base::Adx(_), false) => 48,
+            #[cfg(target_arch = "x86_64")]
+            (Base::Adx(_), true) => 192,
+        }
+    }
+
+    /// `w[..2n] = a * b`, n = a.len() = b.len().
+    fn mul(self, w: &mut [Limb], a: &[Limb], b: &[Limb]) {
+        match self {
+            Base::Portable => schoolbook_mul(w, a, b),
+            #[cfg(target_arch = "x86_64")]
+            Base::Adx(cpu) => super::adx::mul_full(cpu, w, a, b),
+        }
+    }
+
+    /// `w[..2n] = a^2`.
+    fn sqr(self, w: &mut [Limb], a: &[Limb]) {
+        match self {
+            Base::Portable => super::portable::square_wide(w, a),
+            #[cfg(target_arch = "x86_64")]
+            Base::Adx(cpu) => super::adx::sqr_full(cpu, w, a),
+        }
+    }
+}
+
+/// `w[..2n] = a * b` by rows of `u128` multiply-accumulates.
+fn schoolbook_mul(w: &mut [Limb], a: &[Limb], b: &[Limb]) {
+    let n = a.len();
+    let w = &mut w[..2 * n];
+    w.fill(0);
+    for (i, &ai) in a.iter().enumerate() {
+        let mut c = 0u64;
+        for (j, &bj) in b.iter().enumerate() {
+            let s = (w[i + j] as u128) + (ai as u128) * (bj as u128) + (c as u128);
+            w[i + j] = s as Limb;
+            c = (s >> 64) as Limb;
+        }
+        w[i + n] = c;
+    }
+}
+
+/// Scratch limbs the recursion needs for n-limb operands (product or square).
+pub(crate) const fn scratch_len(n: usize) -> usize {
+    if n < BASE_LIMBS {
+        return 0;
+    }
+    let k = n - n / 2;
+    // |a0 - a1|, |b0 - b1| (k each), their product (2k), z0 + z2 - ... (2k + 1).
+    6 * k + 1 + scratch_len(k)
+}
+
+/// `out = |x - y|` for `x.len() <= y.len() = out.len() <= x.len() + 1` (x zero-extended);
+/// returns !0 if x < y, else 0. Constant time: the negation is a masked two's complement.
+fn abs_diff(out: &mut [Limb], x: &[Limb], y: &[Limb]) -> Limb {
+    let h = x.len();
+    let mut borrow = 0u64;
+    for i in 0..h {
+        let (d1, b1) = x[i].overflowing_sub(y[i]);
+        let (d2, b2) = d1.overflowing_sub(borrow);
+        out[i] = d2;
+        borrow = (b1 | b2) as u64;
+    }
+    for i in h..out.len() {
+        let (d1, b1) = 0u64.overflowing_sub(y[i]);
+        let (d2, b2) = d1.overflowing_sub(borrow);
+        out[i] = d2;
+        borrow = (b1 | b2) as u64;
+    }
+    let neg = borrow.wrapping_neg();
+    // out = (out ^ neg) + (neg & 1): the two's complement when x < y.
+    let mut carry = (neg & 1) as u128;
+    for o in out.iter_mut() {
+        let s = ((*o ^ neg) as u128) + carry;
+        *o = s as Limb;
+        carry = s >> 64;
+    }
+    neg
+}
+
+/// `acc += x` (`x.len() <= acc.len()`), carrying through all of `acc`; returns the carry.
+fn add_into(acc: &mut [Limb], x: &[Limb]) -> Limb {
+    let mut carry = 0u128;
+    let (lo, hi) = acc.split_at_mut(x.len());
+    for (a, &b) in lo.iter_mut().zip(x) {
+        let s = (*a as u128) + (b as u128) + carry;
+        *a = s as Limb;
+        carry = s >> 64;
+    }
+    for a in hi.iter_mut() {
+        let s = (*a as u128) + carry;
+        *a = s as Limb;
+        carry = s >> 64;
+    }
+    carry as Limb
+}
+
+/// `mid = z0 + z2 + (d ^ mask) + (mask & 1)` over `mid.len()` = d.len() + 1 limbs (z0, z2
+/// and d zero-extended, d's missing limb becoming `mask`): z0 + z2 + d when mask = 0,
+/// z0 + z2 - d when mask = !0. One pass; the running carry stays below 4.
+fn middle(mid: &mut [Limb], z0: &[Limb], z2: &[Limb], d: &[Limb], mask: Limb) {
+    let mut carry = (mask & 1) as u128;
+    let (h2, k2) = (z0.len(), z2.len());
+    for i in 0..mid.len() {
+        let x0 = if i < h2 { z0[i] } else { 0 };
+        let x2 = if i < k2 { z2[i] } else { 0 };
+        let xd = if i < d.len() { d[i] } else { 0 } ^ mask;
+        let s = (x0 as u128) + (x2 as u128) + (xd as u128) + carry;
+        mid[i] = s as Limb;
+        carry = s >> 64;
+    }
+}
+
+/// `w[..2n] = a * b` (`square`: b is ignored and a^2 computed), Karatsuba above
+/// [`BASE_LIMBS`]. `s` holds at least `scratch_len(n)` limbs.
+fn product(base: Base, w: &mut [Limb], a: &[Limb], b: &[Limb], square: bool, s: &mut [Limb]) {
+    let n = a.len();
+    if n < base.threshold(square) {
+        return if square { base.sqr(w, a) } else { base.mul(w, a, b) };
+    }
+    let (h, k) = (n / 2, n - n / 2);
+    let (a0, a1) = a.split_at(h);
+    let (b0, b1) = if square { (a0, a1) } else { b.split_at(h) };
+    let (z0, z2) = w[..2 * n].split_at_mut(2 * h);
+    product(base, z0, a0, b0, square, s);
+    product(base, z2, a1, b1, square, s);
+    let (da, rest) = s.split_at_mut(k);
+    let (db, rest) = rest.split_at_mut(k);
+    let (d, rest) = rest.split_at_mut(2 * k);
+    let (mid, rest) = rest.split_at_mut(2 * k + 1);
+    // (a0 - a1)(b0 - b1) = z0 + z2 - (a0 b1 + a1 b0), with the sign of the two factors.
+    let sign = if square {
+        abs_diff(da, a0, a1);
+        product(base, d, da, da, true, rest);
+        0
+    } else {
+        let sa = abs_diff(da, a0, a1);
+        let sb = abs_diff(db, b0, b1);
+        product(base, d, da, db, false, rest);
+        sa ^ sb
+    };
+    // mid = z0 + z2 - sign * d, i.e. subtract d when the factors' signs agree.
+    middle(mid, z0, z2, d, !sign);
+    // w += mid * B^h (the true sum fits in 2n limbs, so the final carry is 0).
+    add_into(&mut w[h..2 * n], mid);
+}
+
+/// The two ways to reduce, measured against each other per kernel and size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reduction {
+    /// The kernel's schoolbook Montgomery reduction (n^2 word products).
+    Schoolbook,
+    /// Reduction by multiplication: two more Karatsuba products.
+    Products,
+}
+
+/// Whether (and how) a context of `n` limbs on the kernel of `cpu` uses Karatsuba.
+///
+/// Measured with `primekit bench modexp --bits 4096,8192,16384 --interleave` per kernel
+/// (AMD Zen 5; docs/limits.md has the figures): on the portable kernel Karatsuba
+/// products pay from about 6,000 bits and reduction by products from about 12,000; on
+/// ADX, whose schoolbook squaring and reduction are assembly, only the Karatsuba product
+/// with the schoolbook reduction pays, from 8,192 bits (2% there, 9% at 16,384), and
+/// reduction by products never did up to 16,384 bits.
+pub(crate) fn plan(cpu: crate::arith::cpu::Tokens, n: usize) -> Option<(Base, Reduction)> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(adx) = cpu.adx() {
+        return (n >= 128).then_some((Base::Adx(adx), Reduction::Schoolbook));
+    }
+    let _ = cpu;
+    match n {
+        0..96 => None,
+        96..192 => Some((Base::Portable, Reduction::Schoolbook)),
+        _ => Some((Base::Portable, Reduction::Products)),
+    }
+}
+
+/// Montgomery product for one large modulus.
+#[derive(Clone, Debug)]
+pub(crate) struct BigMont {
+    base: Base,
+    reduction: Reduction,
+    m: Vec<Limb>,
+    /// -m^{-1} mod R, for [`Reduction::Products`].
+    m_prime: Vec<Limb>,
+    m0inv: Limb,
+}
+
+impl BigMont {
+    pub(crate) fn new(base: Base, reduction: Reduction, m: &[Limb], m0inv: Limb) -> Self {
+        let n = m.len();
+        let r = BigUint::one() << (64 * n);
+        let mm = crate::arith::limbs::from_limbs(m);
+        let inv = mm.modinv(&r).expect("m is odd, so invertible mod 2^(64n)");
+        let m_prime = crate::arith::limbs::to_limbs(&(&r - inv), n).expect("below R");
+        BigMont { base, reduction, m: m.to_vec(), m_prime, m0inv }
+    }
+
+    /// Scratch limbs [`Self::mul`] and [`Self::sqr`] need.
+    pub(crate) fn scratch_len(&self) -> usize {
+        let n = self.m.len();
+        // T (2n + 1), q*m or the low product (2n), the recursion.
+        4 * n + 2 + scratch_len(n)
+    }
+
+    pub(crate) fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], t: &mut [Limb]) {
+        self.montgomery(out, a, b, false, t)
+    }
+
+    pub(crate) fn sqr(&self, out: &mut [Limb], a: &[Limb], t: &mut [Limb]) {
+        self.montgomery(out, a, a, true, t)
+    }
+
+    fn montgomery(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], square: bool, t: &mut [Limb]) {
+        let n = self.m.len();
+        let mut owned;
+        let t = if t.len() >= self.scratch_len() {
+            t
+        } else {
+            owned = vec![0; self.scratch_len()];
+            &mut owned[..]
+        };
+        let (prod, rest) = t.split_at_mut(2 * n + 1);
+        let (p2, s) = rest.split_at_mut(2 * n + 1);
+        product(self.base, prod, a, b, square, s);
+        prod[2 * n] = 0;
+        match self.reduction {
+            Reduction::Schoolbook => {
+                let w = &mut prod[..2 * n];
+                match self.base {
+                    Base::Portable => super::portable::redc(out, w, &self.m, self.m0inv),
+                    #[cfg(target_arch = "x86_64")]
+                    Base::Adx(cpu) => super::adx::redc(cpu, out, w, &self.m, self.m0inv),
+                }
+            }
+            Reduction::Products => {
+                // q = (T mod R) m' mod R, in the low half of p2.
+                product(self.base, &mut p2[..2 * n], &prod[..n], &self.m_prime, false, s);
+                let q = p2[..n].to_vec();
+                // T + q m: its low n limbs are 0 mod R by construction.
+                product(self.base, &mut p2[..2 * n], &q, &self.m, false, s);
+                p2[2 * n] = 0;
+                let top = add_into(&mut prod[..2 * n + 1], &p2[..2 * n + 1]);
+                debug_assert_eq!(top, 0);
+                super::portable::final_sub(out, &prod[n..2 * n], prod[2 * n], &self.m);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arith::limbs::{from_limbs, neg_inv_mod_word, to_limbs};
+    use proptest::prelude::*;
+
+    fn bases() -> Vec<Base> {
+        #[allow(unused_mut)]
+        let mut v = vec![Base::Portable];
+        #[cfg(target_arch = "x86_64")]
+        if let Some(cpu) = crate::arith::cpu::Tokens::detect(crate::arith::Kernel::Adx).and_then(|t| t.adx()) {
+            v.push(Base::Adx(cpu));
+        }
+        v
+    }
+
+    fn limbs(x: &BigUint, n: usize) -> Vec<Limb> {
+        to_limbs(x, n).unwrap()
+    }
+
+    /// Products across the base threshold and odd splits, against num-bigint.
+    #[test]
+    fn products_match_num_bigint() {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(7);
+        use rand_core::{RngCore, SeedableRng};
+        for n in [1, 2, BASE_LIMBS - 1, BASE_LIMBS, BASE_LIMBS + 1, 47, 48, 63, 64, 97, 128, 130, 256] {
+            for &edge in &[false, true] {
+                let gen =
+                    |rng: &mut rand_chacha::ChaCha20Rng| -> Vec<Limb> { (0..n).map(|_| if edge { !0 } else { rng.next_u64() }).collect() };
+                let (a, b) = (gen(&mut rng), gen(&mut rng));
+                let want = from_limbs(&a) * from_limbs(&b);
+                let want_sq = from_limbs(&a) * from_limbs(&a);
+                for base in bases() {
+                    let mut w = vec![0; 2 * n];
+                    let mut s = vec![0; scratch_len(n)];
+                    product(base, &mut w, &a, &b, false, &mut s);
+                    assert_eq!(from_limbs(&w), want, "mul n={n} edge={edge} {base:?}");
+                    product(base, &mut w, &a, &a, true, &mut s);
+                    assert_eq!(from_limbs(&w), want_sq, "sqr n={n} edge={edge} {base:?}");
+                }
+            }
+        }
+    }
+
+    fn check_mont(m: &BigUint, a: &BigUint, b: &BigUint) {
+        let n = m.bits().div_ceil(64) as usize;
+        let ml = limbs(m, n);
+        let r_inv = (BigUint::one() << (64 * n)).modinv(m).unwrap();
+        for base in bases() {
+            for red in [Reduction::Schoolbook, Reduction::Products] {
+                let bm = BigMont::new(base, red, &ml, neg_inv_mod_word(ml[0]));
+                let mut out = vec![0; n];
+                let mut t = vec![0; bm.scratch_len()];
+                bm.mul(&mut out, &limbs(a, n), &limbs(b, n), &mut t);
+                assert_eq!(from_limbs(&out), a * b * &r_inv % m, "mul {base:?} {red:?} bits {}", m.bits());
+                // Short scratch: allocated inside.
+                bm.sqr(&mut out, &limbs(a, n), &mut [0; 4]);
+                assert_eq!(from_limbs(&out), a * a * &r_inv % m, "sqr {base:?} {red:?} bits {}", m.bits());
+            }
+        }
+    }
+
+    #[test]
+    fn montgomery_at_edges() {
+        for bits in [1500u64, 4096, 8192, 8193, 16384] {
+            let m = (BigUint::one() << bits) - 1u32; // odd, all ones: maximal carries
+            let m2 = (BigUint::one() << (bits - 1)) + 1u32; // just above 2^(bits-1)
+            for m in [m, m2] {
+                let top = &m - 1u32;
+                check_mont(&m, &top, &top);
+                check_mont(&m, &top, &BigUint::one());
+                check_mont(&m, &BigUint::from(0u32), &top);
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        #[test]
+        fn montgomery_matches_num_bigint(bits in 1400u64..9000, seed in any::<u64>()) {
+            use rand_core::SeedableRng;
+            let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
+            let m = num_bigint::RandBigInt::gen_biguint(&mut rng, bits) | BigUint::one() | (BigUint::one() << (bits - 1));
+            let a = num_bigint::RandBigInt::gen_biguint_below(&mut rng, &m);
+            let b = num_bigint::RandBigInt::gen_biguint_below(&mut rng, &m);
+            check_mont(&m, &a, &b);
+        }
+    }
+
+    /// Contexts above the thresholds of [`plan`] (each kernel this CPU has) against
+    /// num-bigint, through the exponentiations every caller uses.
+    #[test]
+    fn contexts_above_the_thresholds_match_num_bigint() {
+        use crate::arith::modexp::modpow_in;
+        use crate::arith::{Kernel, MontContext};
+        for bits in [6200u64, 8200, 12300, 16384] {
+            let m = (BigUint::one() << bits) - 159u32; // odd
+            let base = (BigUint::one() << (bits - 3)) + 12345u32;
+            let exp = BigUint::from(0xdead_beef_u64) << 64u32 | BigUint::from(77u32);
+            let want = base.modpow(&exp, &m);
+            for kernel in [Kernel::Portable, Kernel::Adx] {
+                let Ok(ctx) = MontContext::with_kernel(&m, kernel) else { continue };
+                let n = ctx.len();
+                assert_eq!(ctx.big.is_some(), plan(ctx.tokens(), n).is_some());
+                assert_eq!(modpow_in(&ctx, &base, &exp, false), want, "{kernel:?} {bits} vartime");
+                assert_eq!(modpow_in(&ctx, &base, &exp, true), want, "{kernel:?} {bits} ct");
+            }
+        }
+    }
+
+    /// Crossover measurement behind [`Base::threshold`] (not a pass/fail test).
+    #[test]
+    #[ignore]
+    fn karatsuba_crossover() {
+        for base in bases() {
+            for n in [16usize, 24, 32, 48, 64, 96, 128, 192, 256] {
+                let a: Vec<Limb> = (0..n as u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15)).collect();
+                let mut w = vec![0; 2 * n];
+                let mut s = vec![0; scratch_len(n)];
+                let reps = 2_000_000 / (n * n) + 10;
+                let mut time = |f: &mut dyn FnMut(&mut [Limb], &mut [Limb])| {
+                    let t = std::time::Instant::now();
+                    for _ in 0..reps {
+                        f(&mut w, &mut s);
+                    }
+                    t.elapsed().as_nanos() as f64 / reps as f64
+                };
+                let school = time(&mut |w, _| base.mul(w, &a, &a));
+                let school_sq = time(&mut |w, _| base.sqr(w, &a));
+                let kara = time(&mut |w, s| product(base, w, &a, &a, false, s));
+                let kara_sq = time(&mut |w, s| product(base, w, &a, &a, true, s));
+                eprintln!("{base:?} n={n}: schoolbook mul {school:.0} ns, sqr {school_sq:.0} ns; with Karatsuba mul {kara:.0} ns, sqr {kara_sq:.0} ns");
+            }
+        }
+    }
+}
