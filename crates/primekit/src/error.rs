@@ -16,6 +16,9 @@ pub enum Error {
     InvalidArgument(String),
     /// An arithmetic precondition failed (e.g. an even modulus).
     Arith(ArithError),
+    /// A generated value failed its self-test (e.g. an RSA key's pairwise consistency
+    /// test): a hardware or software fault. Nothing was returned.
+    SelfTestFailed(String),
 }
 
 impl core::fmt::Display for Error {
@@ -25,6 +28,7 @@ impl core::fmt::Display for Error {
             Error::Rng(e) => write!(f, "operating-system random number generator failed: {e}"),
             Error::InvalidArgument(m) => write!(f, "invalid argument: {m}"),
             Error::Arith(e) => write!(f, "arithmetic error: {e}"),
+            Error::SelfTestFailed(m) => write!(f, "self-test failed: {m}"),
         }
     }
 }

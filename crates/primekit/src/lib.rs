@@ -47,5 +47,6 @@ pub use gen::{
     generate_prime, generate_prime_with, generate_primes, generate_safe_prime, next_prime, prev_prime, LowerBound, PrimeOptions,
     MAX_GEN_BITS,
 };
+pub use keys::rsa_gen::{generate_rsa_key, generate_rsa_key_with, RsaKeyOptions, RsaPrivateKey};
 pub use num_bigint::BigUint;
 pub use primality::{is_prime, try_is_prime, MAX_INPUT_BITS};

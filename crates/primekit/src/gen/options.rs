@@ -41,12 +41,15 @@ pub struct PrimeOptions {
     pub(crate) rsa_exponent: Option<u64>,
     pub(crate) lower_bound: LowerBound,
     pub(crate) jobs: usize,
+    /// Floor on the random-base rounds (a standard's table may ask for more than the
+    /// 2^-128 bound needs at small sizes).
+    pub(crate) min_rounds: u32,
 }
 
 impl PrimeOptions {
     /// A random prime of exactly `bits` bits with the top two bits set, one core.
     pub fn new(bits: u32) -> Self {
-        PrimeOptions { bits, safe: false, congruence: None, rsa_exponent: None, lower_bound: LowerBound::default(), jobs: 1 }
+        PrimeOptions { bits, safe: false, congruence: None, rsa_exponent: None, lower_bound: LowerBound::default(), jobs: 1, min_rounds: 0 }
     }
     /// Require a safe prime p = 2q + 1 with q prime.
     pub fn safe(mut self, safe: bool) -> Self {
@@ -73,6 +76,12 @@ impl PrimeOptions {
     /// number of threads [`generate_primes`](super::generate_primes) uses.
     pub fn jobs(mut self, jobs: usize) -> Self {
         self.jobs = jobs;
+        self
+    }
+    /// Use at least `rounds` random-base Miller-Rabin rounds per tested number, even
+    /// where the derived 2^-128 bound needs fewer (e.g. FIPS 186-5 Table B.1).
+    pub fn min_rounds(mut self, rounds: u32) -> Self {
+        self.min_rounds = rounds;
         self
     }
     /// The requested size in bits.
@@ -293,7 +302,8 @@ impl PrimeOptions {
             log2_window,
             jobs: racing,
             log2_class_factor: log2_class_factor(safe, &step),
-        });
+        })
+        .max(self.min_rounds);
         Ok(Plan {
             bits,
             safe,

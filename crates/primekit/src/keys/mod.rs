@@ -1,5 +1,6 @@
 //! Audits of real-world key material: Diffie-Hellman parameter files ([`dh`]) and RSA
-//! private keys ([`rsa`]), read from PEM, each property reported as a [`report::Check`].
+//! private keys ([`rsa`]), read from PEM, each property reported as a [`report::Check`];
+//! and RSA key generation by FIPS 186-5 ([`rsa_gen`]), written as PKCS#1/PKCS#8 PEM.
 //!
 //! Why: Massimo & Paterson (2020, §1) open with OpenSSL's DH parameter validation
 //! being fooled by crafted composites (Galbraith, Massimo, Paterson, "Safety in Numbers",
@@ -34,6 +35,8 @@ mod limits;
 pub mod policy;
 pub mod report;
 pub mod rsa;
+pub mod rsa_gen;
+mod rsa_pem;
 
 pub use input::{InputError, MAX_INPUT_BYTES};
 pub use limits::{Limits, DH_MAX_BITS, RSA_MAX_BITS};
