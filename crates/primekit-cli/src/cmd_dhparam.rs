@@ -1,5 +1,6 @@
 //! `primekit dhparam --bits K [--out FILE]`: Diffie-Hellman parameters (safe prime p,
 //! generator g = 2) as a PKCS #3 `DH PARAMETERS` PEM block, as `openssl dhparam` writes.
+//! `--out` is written atomically (temporary name, then renamed; see `files.rs`).
 //!
 //! p = 23 (mod 24), as OpenSSL does for g = 2: then p = 7 (mod 8), so 2 is a quadratic
 //! residue and generates the subgroup of prime order q = (p-1)/2.
@@ -54,6 +55,14 @@ pub fn run(a: Args) -> ExitCode {
         eprintln!("error: --bits must be in {MIN_DH_BITS}..={MAX_GEN_BITS} (got {})", a.bits);
         return ExitCode::from(2);
     }
+    // Reserve the output file first: a bad path fails before the (long) search.
+    let pending = match a.out.as_deref().map(|p| crate::files::create(p, true, false)).transpose() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let opts = PrimeOptions::new(a.bits).safe(true).congruence(BigUint::from(24u8), BigUint::from(23u8)).jobs(a.jobs);
     let show = a.bits >= 1536 && std::io::stderr().is_terminal();
     let p = match with_progress(show, |probe| primekit::hazmat::gen::generate_prime_probed(&opts, probe)) {
@@ -67,10 +76,10 @@ pub fn run(a: Args) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    match &a.out {
-        Some(path) => {
-            if let Err(e) = std::fs::write(path, &pem) {
-                eprintln!("error: cannot write {}: {e}", path.display());
+    match pending {
+        Some(pending) => {
+            if let Err(e) = pending.commit(pem.as_bytes()) {
+                eprintln!("error: {e}");
                 return ExitCode::from(1);
             }
         }

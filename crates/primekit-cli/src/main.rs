@@ -6,9 +6,11 @@ mod cmd_check;
 mod cmd_dhparam;
 mod cmd_dist;
 mod cmd_gen;
+mod cmd_genrsa;
 mod cmd_nextprime;
 mod cmd_report;
 mod cmd_test;
+mod files;
 mod numio;
 mod plot;
 mod plots;
@@ -41,6 +43,8 @@ enum Cmd {
     Prev(cmd_nextprime::Args),
     /// Diffie-Hellman parameters (safe prime, g = 2) as a PKCS #3 PEM.
     Dhparam(cmd_dhparam::Args),
+    /// Generate an RSA private key (FIPS 186-5 A.1.3) as PKCS#8 or PKCS#1 PEM.
+    Genrsa(cmd_genrsa::Args),
     /// Distribution check of Dobrosavljević 2021, §5.2, of a PGA's output (MSB-byte histogram, residues).
     Dist(cmd_dist::Args),
     /// Benchmarks; each prints one JSON object per line.
@@ -66,6 +70,7 @@ fn main() -> ExitCode {
         Cmd::Next(a) => cmd_nextprime::run_next(a),
         Cmd::Prev(a) => cmd_nextprime::run_prev(a),
         Cmd::Dhparam(a) => cmd_dhparam::run(a),
+        Cmd::Genrsa(a) => cmd_genrsa::run(a),
         Cmd::Dist(a) => cmd_dist::run(a),
         Cmd::Bench(b) => bench::run(b),
         Cmd::Report(a) => cmd_report::run(a),
