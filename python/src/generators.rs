@@ -41,7 +41,7 @@ fn generate_safe_prime(py: Python<'_>, bits: &Bound<'_, PyAny>) -> PyResult<BigU
 /// sympy.nextprime).
 ///
 /// Raises TypeError if n is not an int (float and bool included) and ValueError
-/// if n has 65536 bits or more.
+/// if n has 32768 bits or more.
 #[pyfunction]
 #[pyo3(signature = (n, /))]
 fn next_prime(py: Python<'_>, n: &Bound<'_, PyAny>) -> PyResult<BigUint> {
@@ -54,7 +54,7 @@ fn next_prime(py: Python<'_>, n: &Bound<'_, PyAny>) -> PyResult<BigUint> {
 /// Return the largest prime strictly less than n.
 ///
 /// Raises ValueError if n <= 2 (no prime is smaller than 2, as sympy.prevprime)
-/// or if n has 65536 bits or more, and TypeError if n is not an int
+/// or if n has 32768 bits or more, and TypeError if n is not an int
 /// (float and bool included).
 #[pyfunction]
 #[pyo3(signature = (n, /))]

@@ -7,6 +7,7 @@
 mod convert;
 mod errors;
 mod generators;
+mod rsa;
 
 use convert::signed_int_arg;
 use errors::to_py_err;
@@ -31,7 +32,7 @@ pub(crate) fn detach_if_long<T: Send>(py: Python<'_>, n: &BigUint, work: impl Fn
 /// OS random generator. Negative numbers, 0 and 1 are not prime (False).
 ///
 /// Raises TypeError if n is not an int (float and bool included) and ValueError
-/// if n has more than 65536 bits.
+/// if n has more than 32768 bits.
 #[pyfunction]
 #[pyo3(signature = (n, /))]
 fn is_prime(py: Python<'_>, n: &Bound<'_, PyAny>) -> PyResult<bool> {
@@ -46,6 +47,7 @@ fn is_prime(py: Python<'_>, n: &Bound<'_, PyAny>) -> PyResult<bool> {
 fn _primekit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(is_prime, m)?)?;
     generators::register(m)?;
+    rsa::register(m)?;
     m.add("MAX_INPUT_BITS", primekit::MAX_INPUT_BITS)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -85,10 +85,10 @@ def test_next_prev_prime_errors():
         primekit.next_prime(10.0)
     with pytest.raises(TypeError, match="n must be an int, not bool"):
         primekit.prev_prime(True)
-    with pytest.raises(ValueError, match="the maximum is 65535"):
-        primekit.next_prime(2**65536)
-    with pytest.raises(ValueError, match="the maximum is 65535"):
-        primekit.prev_prime(2**65536)
+    with pytest.raises(ValueError, match="the maximum is 32767"):
+        primekit.next_prime(2**32768)
+    with pytest.raises(ValueError, match="the maximum is 32767"):
+        primekit.prev_prime(2**32768)
 
 
 def test_docstrings_and_signatures():

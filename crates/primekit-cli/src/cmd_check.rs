@@ -27,7 +27,7 @@ pub struct CheckArgs {
     json: bool,
     /// Refuse files whose numbers are wider than this many bits [default: 10000 for
     /// check-dh, as OpenSSL; 16384 for check-rsa]. Testing costs grow with the cube of
-    /// the size: see docs/limits.md before raising it (at most 65536).
+    /// the size: see docs/limits.md before raising it (at most 32768).
     #[arg(long, value_name = "BITS")]
     max_bits: Option<u64>,
 }

@@ -10,7 +10,7 @@ use primekit::MAX_INPUT_BITS;
 use std::io::BufRead;
 
 /// Longest line (bytes) kept from a stream: enough for any number within the cap
-/// (19,729 decimal digits for 65,536 bits) plus whitespace. Longer lines are drained
+/// (9,865 decimal digits for 32,768 bits) plus whitespace. Longer lines are drained
 /// without being stored and reported as too large.
 pub const MAX_LINE_BYTES: usize = 20_480;
 
@@ -142,8 +142,8 @@ mod tests {
         assert_eq!(parse_number("0xfg"), Err(ParseError::BadDigit('g')));
         assert_eq!(parse_number("1 2"), Err(ParseError::BadDigit(' ')));
         assert_eq!(parse_number(&"9".repeat(100_000)), Err(ParseError::TooLarge));
-        assert_eq!(parse_number(&format!("0x1{}", "0".repeat(16384))), Err(ParseError::TooLarge));
-        assert!(parse_number(&format!("0x{}", "f".repeat(16384))).is_ok()); // exactly 65536 bits
+        assert_eq!(parse_number(&format!("0x1{}", "0".repeat(8192))), Err(ParseError::TooLarge));
+        assert!(parse_number(&format!("0x{}", "f".repeat(8192))).is_ok()); // exactly 32768 bits
         assert!(parse_number(&format!("{}1", "0".repeat(50_000))).is_ok()); // leading zeros
     }
 

@@ -59,7 +59,7 @@ fn oversized_input_fails_fast() {
     let (out, err, code) = run(&["test"], &format!("{huge}\n13\n"));
     assert!(start.elapsed() < Duration::from_secs(5), "took {:?}", start.elapsed());
     assert_eq!(out, "13 prime\n");
-    assert!(err.contains("line 1: number exceeds the 65536-bit input cap"), "{err}");
+    assert!(err.contains("line 1: number exceeds the 32768-bit input cap"), "{err}");
     assert_eq!(code, 2);
     let (_, err, code) = run(&["test", &huge], "");
     assert!(err.contains("argument 1: number exceeds"), "{err}");

@@ -1,4 +1,4 @@
-//! Resource limits: inputs above the documented cap (`MAX_INPUT_BITS` = 65536 bits,
+//! Resource limits: inputs above the documented cap (`MAX_INPUT_BITS` = 32768 bits,
 //! `arith::MAX_MODULUS_BITS` = 131072) are refused with an error before any big work,
 //! so a hostile size costs no more than reading it.
 
@@ -23,12 +23,12 @@ fn hundred_thousand_digit_input_is_refused_fast() {
     println!("100,000-digit input: parse + refusal in {took:?}");
     // Generous bound (2 shared cores, debug assertions): the check itself is O(1).
     assert!(took < Duration::from_secs(1), "took {took:?}");
-    assert!(r.unwrap_err().to_string().contains("maximum is 65536"));
+    assert!(r.unwrap_err().to_string().contains("maximum is 32768"));
 }
 
 #[test]
 fn the_cap_is_exact() {
-    // 2^65536 - 1 has exactly MAX_INPUT_BITS bits and is accepted (divisible by 3, so fast).
+    // 2^32768 - 1 has exactly MAX_INPUT_BITS bits and is accepted (divisible by 3, so fast).
     let at_cap = (BigUint::one() << MAX_INPUT_BITS) - 1u8;
     assert_eq!(at_cap.bits(), MAX_INPUT_BITS);
     assert_eq!(try_is_prime(&at_cap), Ok(false));

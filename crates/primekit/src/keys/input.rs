@@ -6,8 +6,8 @@ use crate::Error;
 use der::asn1::UintRef;
 use num_bigint::BigUint;
 
-/// Largest file accepted, in bytes (1 MiB). A 65536-bit DH group (the largest number
-/// the primality test accepts) is about 12 KiB of PEM, so real files are far below
+/// Largest file accepted, in bytes (1 MiB). A 32,768-bit DH group (the largest number
+/// the primality test accepts) is about 6 KiB of PEM, so real files are far below
 /// this; the cap makes a huge or garbage file fail before any parsing work.
 pub const MAX_INPUT_BYTES: usize = 1 << 20;
 

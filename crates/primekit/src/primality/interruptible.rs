@@ -1,8 +1,8 @@
 //! [`is_prime`](super::is_prime) for callers that must stay responsive: a server with a
 //! deadline, a command-line tool with a progress bar and Ctrl-C.
 //!
-//! Why: a prime of 65,536 bits (the input cap) costs 129 Miller-Rabin rounds, minutes of
-//! CPU (docs/limits.md). The test cannot be made cheaper without weakening its bound, so
+//! Why: a prime of 32,768 bits (the input cap) costs 129 Miller-Rabin rounds, about 12
+//! minutes of CPU on a fast x86-64 core (docs/limits.md). The test cannot be made cheaper without weakening its bound, so
 //! it is made stoppable instead: the caller's function runs between rounds and may stop
 //! the test, which then answers [`Outcome::Cancelled`], never a guess.
 

@@ -28,9 +28,12 @@ use num_bigint::BigUint;
 use rand_core::CryptoRngCore;
 use std::ops::ControlFlow;
 
-/// Largest input, in bits, the test accepts (a 65536-bit prime takes minutes; the cap
-/// keeps one call's work and memory bounded).
-pub const MAX_INPUT_BITS: u64 = 65536;
+/// Largest input, in bits, the test accepts. A prime pays every round, so the cap bounds
+/// one call's work: at 32,768 bits that is about 12 minutes on a fast x86-64 core and
+/// 25 on the portable kernel, at 65,536 bits it was 1.5 to 3 hours (docs/limits.md,
+/// measured by `primekit bench worst-case`). Callers that need less should check the
+/// size first, or use `hazmat::primality::is_prime_interruptible` with a deadline.
+pub const MAX_INPUT_BITS: u64 = 32_768;
 
 /// Random-base Miller-Rabin rounds for a `bits`-bit input: 64 (error <= 2^-128) up to
 /// 2048 bits, 128 above, as OpenSSL 3's `BN_check_prime`.
