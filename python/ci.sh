@@ -8,7 +8,7 @@ venv="$(mktemp -d)/venv"
 trap 'rm -rf "$(dirname "$venv")"' EXIT
 
 python3 -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$here" pytest sympy
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$here" pytest sympy cryptography
 
 # Run from tests/ so `import primekit` is the installed package, not ./primekit
 # (the source folder, which has no compiled module).

@@ -21,8 +21,10 @@ False
 
 from ._primekit import (
     MAX_INPUT_BITS,
+    RsaPrivateKey,
     __version__,
     generate_prime,
+    generate_rsa_key,
     generate_safe_prime,
     is_prime,
     next_prime,
@@ -31,8 +33,10 @@ from ._primekit import (
 
 __all__ = [
     "MAX_INPUT_BITS",
+    "RsaPrivateKey",
     "__version__",
     "generate_prime",
+    "generate_rsa_key",
     "generate_safe_prime",
     "is_prime",
     "next_prime",

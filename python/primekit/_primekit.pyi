@@ -1,7 +1,7 @@
 """Type stubs for the compiled module (see primekit/__init__.py for the contract)."""
 
 MAX_INPUT_BITS: int
-"""Largest input, in bits, that is_prime accepts (65536)."""
+"""Largest input, in bits, that is_prime accepts (32768)."""
 
 __version__: str
 
@@ -39,4 +39,26 @@ def prev_prime(n: int, /) -> int:
 
     Raises ValueError if n <= 2 or beyond the supported size, TypeError for
     non-ints (float and bool included).
+    """
+
+class RsaPrivateKey:
+    """An RSA private key (PKCS#1 integers) with its PEM encodings."""
+
+    n: int
+    e: int
+    d: int
+    p: int
+    q: int
+    dp: int
+    dq: int
+    qinv: int
+    bits: int
+    def private_pem(self, format: str = "pkcs8") -> str: ...
+    def public_pem(self) -> str: ...
+
+def generate_rsa_key(bits: int, e: int | None = None, *, insecure: bool = False) -> RsaPrivateKey:
+    """Return an RSA key by FIPS 186-5 A.1.3 (e = 65537 by default).
+
+    Raises ValueError for an odd size, a size below 2048 (512 with insecure=True)
+    or above 16384, or e even or outside (2**16, 2**256).
     """
