@@ -6,3 +6,4 @@
 
 pub mod gmp;
 pub mod openssl;
+pub mod openssl_rsa;
