@@ -43,10 +43,12 @@ mod random;
 mod sieve;
 
 pub use error::Error;
+pub use gen::provable::{generate_provable_prime, generate_provable_safe_prime};
 pub use gen::{
     generate_prime, generate_prime_with, generate_primes, generate_safe_prime, next_prime, prev_prime, LowerBound, PrimeOptions,
     MAX_GEN_BITS,
 };
 pub use keys::rsa_gen::{generate_rsa_key, generate_rsa_key_with, RsaKeyOptions, RsaPrivateKey};
 pub use num_bigint::BigUint;
+pub use primality::certificate;
 pub use primality::{is_prime, try_is_prime, MAX_INPUT_BITS};

@@ -33,6 +33,7 @@ pub mod candidate;
 pub mod neighbor;
 pub mod options;
 pub(crate) mod parallel;
+pub mod provable;
 pub mod search;
 mod small;
 pub mod tuning;

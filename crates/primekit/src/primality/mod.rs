@@ -9,6 +9,7 @@
 
 // Private: the module shares its name with the function the crate root re-exports, and
 // only the function is public API.
+pub mod certificate;
 mod interruptible;
 mod is_prime;
 pub mod jacobi;

@@ -1,0 +1,175 @@
+//! Provable primes: each comes with a [`Certificate`] anyone can check.
+//!
+//! Construction (Maurer 1995, with relative size 1/2, as in the Shawe-Taylor
+//! construction of FIPS 186-5 A.1.2 but drawn from the OS generator instead of a seed):
+//! a k-bit prime N is built on a proven prime q of ceil(k/2) + 1 bits as N = 2 R q + 1,
+//! R random in the range that gives N exactly k bits. Then q^2 > N, so by Pocklington
+//! ([`crate::primality::certificate`]) N is prime as soon as one a has a^(N-1) = 1 and
+//! gcd(a^(2R) - 1, N) = 1. q is made the same way, down to 64 bits, where the exact test
+//! decides. Each level costs a few exponentiations per candidate.
+//!
+//! Not the FIPS 186-5 seeded Shawe-Taylor procedure: these primes cannot be re-derived
+//! from a seed. Not constant time either (the certificate is published with the prime):
+//! meant for public parameters such as Diffie-Hellman groups, not for secret keys.
+
+use crate::arith::lanes::FermatBatch;
+use crate::arith::modexp::{modpow_in, modpow_vartime};
+use crate::arith::MontContext;
+use crate::primality::certificate::{Certificate, Factor, Step};
+use crate::primality::is_prime_u64;
+use crate::random::{os_seeded, uniform_below};
+use crate::sieve::first_odd_primes;
+use crate::Error;
+use num_bigint::BigUint;
+use num_integer::Integer;
+use num_traits::{One, ToPrimitive, Zero};
+use rand_core::CryptoRngCore;
+
+/// Smallest size accepted (a step needs N > 2^64; below, the exact test is the proof).
+pub const MIN_PROVABLE_BITS: u32 = 66;
+/// Largest size accepted.
+pub const MAX_PROVABLE_BITS: u32 = 8192;
+
+fn check_bits(bits: u32) -> Result<(), Error> {
+    if !(MIN_PROVABLE_BITS..=MAX_PROVABLE_BITS).contains(&bits) {
+        return Err(Error::InvalidArgument(format!("provable primes need bits in {MIN_PROVABLE_BITS}..={MAX_PROVABLE_BITS}, got {bits}")));
+    }
+    Ok(())
+}
+
+/// A random prime of exactly `bits` bits with its certificate.
+pub fn generate_provable_prime(bits: u32) -> Result<(BigUint, Certificate), Error> {
+    check_bits(bits)?;
+    let mut rng = os_seeded()?;
+    let mut steps = Vec::new();
+    let p = provable(bits, &mut rng, &mut steps, false)?;
+    Ok((p, Certificate { steps }))
+}
+
+/// A random safe prime p = 2q + 1 of exactly `bits` bits, q prime, both proven: the
+/// certificate's first step proves p from q (F = q), the second proves q.
+pub fn generate_provable_safe_prime(bits: u32) -> Result<(BigUint, Certificate), Error> {
+    check_bits(bits.saturating_sub(1))?;
+    let mut rng = os_seeded()?;
+    let mut steps = Vec::new();
+    let q = provable(bits - 1, &mut rng, &mut steps, true)?;
+    let p = (&q << 1u8) + 1u8;
+    // p - 1 = 2q with q > sqrt(p): a = 3 is a witness when 3^(p-1) = 1 (checked by the
+    // search) since gcd(3^2 - 1, p) = gcd(8, p) = 1.
+    steps.insert(0, Step { n: p.clone(), factors: vec![Factor { q, k: 1, witness: BigUint::from(3u8) }] });
+    Ok((p, Certificate { steps }))
+}
+
+/// Odd primes the candidate windows are sieved by before any exponentiation.
+const SIEVE_PRIMES: usize = 4096;
+/// Candidates per window (consecutive R), and windows tried before giving up.
+const WINDOW: u64 = 1 << 14;
+const MAX_WINDOWS: usize = 1 << 12;
+
+/// `composite[i]` for N = 2 (r0 + i) q + 1 (and, for safe primes, 2N + 1) divisible by
+/// one of the first [`SIEVE_PRIMES`] odd primes.
+fn sieve(two_q: &BigUint, r0: &BigUint, window: usize, safe_top: bool) -> Vec<bool> {
+    let mut composite = vec![false; window];
+    for &l in first_odd_primes(SIEVE_PRIMES) {
+        let l64 = u64::from(l);
+        let tq = (two_q % l64).to_u64().expect("below l");
+        let r = (r0 % l64).to_u64().expect("below l");
+        // 2q is invertible mod l (q is a prime above every sieving prime).
+        let inv = mod_inverse(tq, l64);
+        // N = 0 mod l at R = -inv; 2N + 1 = 4Rq + 3 = 0 mod l at R = -3 (4q)^-1 = -3 inv / 2.
+        let mut marks = vec![(l64 - inv) % l64];
+        if safe_top {
+            let half_inv = mod_inverse(2 % l64, l64);
+            marks.push((l64 - (3 * inv % l64) * half_inv % l64) % l64);
+        }
+        for m in marks {
+            let mut i = ((m + l64 - r) % l64) as usize;
+            while i < window {
+                composite[i] = true;
+                i += l as usize;
+            }
+        }
+    }
+    composite
+}
+
+/// x^-1 mod l for gcd(x, l) = 1, by Fermat (l is prime).
+fn mod_inverse(x: u64, l: u64) -> u64 {
+    let (mut base, mut e, mut acc) = (x % l, l - 2, 1u64);
+    while e > 0 {
+        if e & 1 == 1 {
+            acc = acc * base % l;
+        }
+        base = base * base % l;
+        e >>= 1;
+    }
+    acc
+}
+
+/// A witness a in {2, 3, 5, 7, 11, 13} with a^(N-1) = 1 and gcd(a^(2R) - 1, N) = 1 for
+/// N = 2Rq + 1 (Pocklington with F = q), or None (N composite, or unlucky). N has
+/// passed the base-2 Fermat test already.
+fn pocklington_witness(n: &BigUint, r: &BigUint) -> Option<BigUint> {
+    let n1 = n - 1u8;
+    let ctx = MontContext::new(n).ok()?;
+    let two_r = r << 1u8;
+    [2u32, 3, 5, 7, 11, 13].into_iter().map(BigUint::from).find(|a| {
+        let fermat = a == &BigUint::from(2u8) || modpow_in(&ctx, a, &n1, false).is_one();
+        fermat && {
+            let x = modpow_in(&ctx, a, &two_r, false);
+            !x.is_zero() && (x - 1u8).gcd(n).is_one()
+        }
+    })
+}
+
+fn fermat_base_3(p: &BigUint) -> bool {
+    modpow_vartime(&BigUint::from(3u8), &(p - 1u8), p).is_ok_and(|x| x.is_one())
+}
+
+/// A proven `bits`-bit prime; its steps (if any) are appended to `steps`, outermost
+/// first. `safe_top`: also require 2N + 1 to pass a base-3 Fermat test (for
+/// [`generate_provable_safe_prime`]).
+fn provable(bits: u32, rng: &mut impl CryptoRngCore, steps: &mut Vec<Step>, safe_top: bool) -> Result<BigUint, Error> {
+    if bits <= 64 {
+        debug_assert!(!safe_top, "safe primes are at least 67 bits (check_bits)");
+        loop {
+            let x = uniform_below(rng, &(BigUint::one() << (bits - 1)))? + (BigUint::one() << (bits - 1));
+            let x = x | BigUint::one();
+            if is_prime_u64(x.to_u64().expect("at most 64 bits")) {
+                return Ok(x);
+            }
+        }
+    }
+    let mut sub = Vec::new();
+    let q = provable(bits.div_ceil(2) + 1, rng, &mut sub, false)?;
+    let two_q = &q << 1u8;
+    // N = 2 R q + 1 in [2^(bits-1), 2^bits): R in [ceil((2^(bits-1) - 1) / 2q), (2^bits - 2) / 2q].
+    let r_lo = ((BigUint::one() << (bits - 1)) - 1u8).div_ceil(&two_q);
+    let r_hi = ((BigUint::one() << bits) - 2u8) / &two_q;
+    let span = &r_hi - &r_lo + 1u8;
+    let window = WINDOW.min(span.to_u64().unwrap_or(u64::MAX)) as usize;
+    let batch = FermatBatch::new(bits as usize)?;
+    for _ in 0..MAX_WINDOWS {
+        // Candidates N = 2 (R0 + i) q + 1, i < window, sieved by small primes l:
+        // l | N  <=>  i = -(2q)^-1 - R0 (mod l); for safe primes also l | 2N + 1.
+        let r0 = &r_lo + uniform_below(rng, &(&span - (window as u64 - 1)))?;
+        let composite = sieve(&two_q, &r0, window, safe_top);
+        let survivors: Vec<usize> = (0..window).filter(|&i| !composite[i]).collect();
+        // Base-2 Fermat tests, as many per call as the kernel has lanes.
+        for chunk in survivors.chunks(batch.lanes()) {
+            let cands: Vec<BigUint> = chunk.iter().map(|&i| &two_q * (&r0 + i) + 1u8).collect();
+            let passed = batch.test_ct(&cands)?;
+            for (k, n) in cands.iter().enumerate().filter(|&(k, _)| passed >> k & 1 == 1) {
+                let r = &r0 + chunk[k];
+                let Some(witness) = pocklington_witness(n, &r) else { continue };
+                if safe_top && !fermat_base_3(&((n << 1u8) + 1u8)) {
+                    continue;
+                }
+                steps.push(Step { n: n.clone(), factors: vec![Factor { q, k: 1, witness }] });
+                steps.extend(sub);
+                return Ok(n.clone());
+            }
+        }
+    }
+    Err(Error::SelfTestFailed("no provable prime found in 2^26 candidates".into()))
+}

@@ -1,0 +1,98 @@
+//! The JSON form of a certificate (docs/certificate-format.md): integers as decimal
+//! strings, so every JSON reader keeps them exact.
+
+use super::{Certificate, CertificateError, Factor, Step, CERTIFICATE_VERSION, MAX_CERTIFIED_BITS, MAX_STEPS};
+use num_bigint::BigUint;
+use serde_json::{json, Map, Value};
+
+/// Largest certificate text accepted, in bytes (1 MiB); anything longer is refused
+/// before parsing.
+pub const MAX_CERTIFICATE_BYTES: usize = 1 << 20;
+
+/// The `format` field's value.
+const FORMAT: &str = "primekit-certificate";
+
+fn malformed(m: impl Into<String>) -> CertificateError {
+    CertificateError::Malformed(m.into())
+}
+
+/// The certificate as JSON text (one object).
+pub fn to_json(c: &Certificate) -> String {
+    let steps: Vec<Value> = c
+        .steps
+        .iter()
+        .map(|s| {
+            let factors: Vec<Value> =
+                s.factors.iter().map(|f| json!({"q": f.q.to_string(), "k": f.k, "witness": f.witness.to_string()})).collect();
+            json!({"n": s.n.to_string(), "method": "pocklington", "factors": factors})
+        })
+        .collect();
+    let prime = c.prime().map(|p| p.to_string()).unwrap_or_default();
+    json!({"format": FORMAT, "version": CERTIFICATE_VERSION, "prime": prime, "steps": steps}).to_string()
+}
+
+fn field<'a>(o: &'a Map<String, Value>, key: &str, at: &str) -> Result<&'a Value, CertificateError> {
+    o.get(key).ok_or_else(|| malformed(format!("{at}: missing \"{key}\"")))
+}
+
+fn integer(v: &Value, at: &str) -> Result<BigUint, CertificateError> {
+    let s = v.as_str().ok_or_else(|| malformed(format!("{at}: expected a decimal string")))?;
+    // Decimal digits bound the size before parsing: 10^d >= 2^(3.32 d).
+    if s.is_empty() || s.len() as u64 > MAX_CERTIFIED_BITS * 30 / 100 + 2 || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(malformed(format!("{at}: expected a decimal string of at most {MAX_CERTIFIED_BITS} bits")));
+    }
+    BigUint::parse_bytes(s.as_bytes(), 10).ok_or_else(|| malformed(format!("{at}: not a number")))
+}
+
+/// Parses certificate text (at most [`MAX_CERTIFICATE_BYTES`]).
+pub fn from_json(text: &[u8]) -> Result<Certificate, CertificateError> {
+    if text.len() > MAX_CERTIFICATE_BYTES {
+        return Err(malformed(format!("{} bytes, at most {MAX_CERTIFICATE_BYTES}", text.len())));
+    }
+    let v: Value = serde_json::from_slice(text).map_err(|e| malformed(format!("not JSON: {e}")))?;
+    let o = v.as_object().ok_or_else(|| malformed("not a JSON object"))?;
+    if field(o, "format", "certificate")?.as_str() != Some(FORMAT) {
+        return Err(malformed(format!("\"format\" must be \"{FORMAT}\"")));
+    }
+    let version = field(o, "version", "certificate")?.as_u64();
+    if version != Some(CERTIFICATE_VERSION) {
+        return Err(malformed(format!("unsupported version {version:?}; this reader knows {CERTIFICATE_VERSION}")));
+    }
+    let prime = integer(field(o, "prime", "certificate")?, "prime")?;
+    let steps_v = field(o, "steps", "certificate")?.as_array().ok_or_else(|| malformed("\"steps\" must be an array"))?;
+    if steps_v.is_empty() || steps_v.len() > MAX_STEPS {
+        return Err(malformed(format!("\"steps\" must hold 1..={MAX_STEPS} steps")));
+    }
+    let mut steps = Vec::with_capacity(steps_v.len());
+    for (i, s) in steps_v.iter().enumerate() {
+        let at = format!("step {i}");
+        let so = s.as_object().ok_or_else(|| malformed(format!("{at}: not an object")))?;
+        if field(so, "method", &at)?.as_str() != Some("pocklington") {
+            return Err(malformed(format!("{at}: \"method\" must be \"pocklington\"")));
+        }
+        let n = integer(field(so, "n", &at)?, &format!("{at}.n"))?;
+        let fv = field(so, "factors", &at)?.as_array().ok_or_else(|| malformed(format!("{at}: \"factors\" must be an array")))?;
+        if fv.len() > 4096 {
+            return Err(malformed(format!("{at}: too many factors")));
+        }
+        let mut factors = Vec::with_capacity(fv.len());
+        for (j, f) in fv.iter().enumerate() {
+            let at = format!("{at}.factors[{j}]");
+            let fo = f.as_object().ok_or_else(|| malformed(format!("{at}: not an object")))?;
+            let k = field(fo, "k", &at)?
+                .as_u64()
+                .and_then(|k| u32::try_from(k).ok())
+                .ok_or_else(|| malformed(format!("{at}.k: expected a small integer")))?;
+            factors.push(Factor {
+                q: integer(field(fo, "q", &at)?, &format!("{at}.q"))?,
+                k,
+                witness: integer(field(fo, "witness", &at)?, &format!("{at}.witness"))?,
+            });
+        }
+        steps.push(Step { n, factors });
+    }
+    if steps[0].n != prime {
+        return Err(malformed("\"prime\" differs from the first step's n"));
+    }
+    Ok(Certificate { steps })
+}

@@ -1,0 +1,142 @@
+//! Provable primes and their certificates: generated ones verify in Rust and in the
+//! independent Python checker (tools/verify_cert.py); every field mutated in turn is
+//! rejected by both; garbage is refused quickly.
+
+use num_bigint::BigUint;
+use num_traits::One;
+use primekit::certificate::{from_json, to_json, verify, Certificate, CertificateError};
+use primekit::{generate_provable_prime, generate_provable_safe_prime, is_prime};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn python_checker() -> Option<PathBuf> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/verify_cert.py");
+    Command::new("python3").arg("--version").output().ok().filter(|o| o.status.success()).map(|_| script)
+}
+
+/// Exit status of the Python checker on `text`, for the number `expected` if given
+/// (None when python3 is absent).
+fn python_verdict(text: &str, expected: Option<&BigUint>) -> Option<i32> {
+    let script = python_checker()?;
+    let f = std::env::temp_dir().join(format!("primekit-cert-{}-{:x}.json", std::process::id(), text.len() ^ (text.as_ptr() as usize)));
+    std::fs::write(&f, text).unwrap();
+    let mut cmd = Command::new("python3");
+    cmd.arg(&script).arg(&f);
+    if let Some(n) = expected {
+        cmd.arg(n.to_string());
+    }
+    let out = cmd.output().unwrap();
+    let _ = std::fs::remove_file(&f);
+    out.status.code()
+}
+
+fn rust_verdict(text: &str, expected: Option<&BigUint>) -> i32 {
+    match from_json(text.as_bytes()).map(|c| verify(&c, expected)) {
+        Ok(Ok(_)) => 0,
+        Ok(Err(CertificateError::Invalid { .. })) => 1,
+        Ok(Err(CertificateError::Malformed(_))) | Err(_) => 2,
+    }
+}
+
+fn assert_valid(p: &BigUint, cert: &Certificate) {
+    assert_eq!(verify(cert, Some(p)).unwrap(), *p);
+    assert!(is_prime(p));
+    let text = to_json(cert);
+    assert_eq!(from_json(text.as_bytes()).unwrap(), *cert);
+    assert_eq!(rust_verdict(&text, None), 0);
+    if let Some(v) = python_verdict(&text, None) {
+        assert_eq!(v, 0, "python checker rejected a valid certificate");
+    } else {
+        eprintln!("SKIP python checker: no python3");
+    }
+}
+
+#[test]
+fn generated_certificates_verify_in_both_checkers() {
+    for bits in [66u32, 128, 512, 1024, 2048] {
+        let (p, cert) = generate_provable_prime(bits).unwrap();
+        assert_eq!(p.bits(), u64::from(bits));
+        assert!(!cert.steps.is_empty());
+        assert_valid(&p, &cert);
+    }
+    for bits in [128u32, 512] {
+        let (p, cert) = generate_provable_safe_prime(bits).unwrap();
+        assert_eq!(p.bits(), u64::from(bits));
+        let q: BigUint = (&p - 1u8) >> 1;
+        assert!(cert.steps.iter().any(|s| s.n == q), "q is proven too");
+        assert_valid(&p, &cert);
+    }
+}
+
+/// Every field of every step changed in turn: both checkers refuse each.
+#[test]
+fn every_mutation_is_rejected_by_both() {
+    let (p, cert) = generate_provable_prime(512).unwrap();
+    let mut mutants: Vec<(String, Certificate)> = Vec::new();
+    for (i, s) in cert.steps.iter().enumerate() {
+        let mut c = cert.clone();
+        c.steps[i].n = &s.n + 2u8;
+        mutants.push((format!("step {i} n"), c));
+        let mut c = cert.clone();
+        c.steps.remove(i);
+        mutants.push((format!("step {i} removed"), c));
+        for j in 0..s.factors.len() {
+            let mut c = cert.clone();
+            c.steps[i].factors[j].q = &s.factors[j].q + 2u8;
+            mutants.push((format!("step {i} factor {j} q"), c));
+            let mut c = cert.clone();
+            c.steps[i].factors[j].k += 1;
+            mutants.push((format!("step {i} factor {j} k"), c));
+            let mut c = cert.clone();
+            c.steps[i].factors[j].witness = BigUint::one();
+            mutants.push((format!("step {i} factor {j} witness 1"), c));
+            let mut c = cert.clone();
+            c.steps[i].factors[j].witness = &s.n - 1u8;
+            mutants.push((format!("step {i} factor {j} witness N-1"), c));
+            let mut c = cert.clone();
+            c.steps[i].factors.remove(j);
+            mutants.push((format!("step {i} factor {j} removed"), c));
+        }
+    }
+    for (what, m) in &mutants {
+        // Checked as a certificate *of p*, as a user checks one (removing the first
+        // step leaves a valid certificate of another number).
+        let text = to_json(m);
+        assert_ne!(rust_verdict(&text, Some(&p)), 0, "rust accepted: {what}");
+        if let Some(v) = python_verdict(&text, Some(&p)) {
+            assert_ne!(v, 0, "python accepted: {what}");
+        }
+    }
+    // For a different number.
+    assert!(matches!(verify(&cert, Some(&(&p + 2u8))), Err(CertificateError::Invalid { step: 0, .. })));
+    // A composite "proved" with a fake factorisation: N = p * 3, F = p > sqrt(N).
+    let fake = format!(
+        r#"{{"format":"primekit-certificate","version":1,"prime":"{n}","steps":[{{"n":"{n}","method":"pocklington","factors":[{{"q":"3","k":1,"witness":"2"}}]}}]}}"#,
+        n = &p * 3u8
+    );
+    assert_eq!(rust_verdict(&fake, None), 1);
+    if let Some(v) = python_verdict(&fake, None) {
+        assert_eq!(v, 1);
+    }
+}
+
+#[test]
+fn garbage_is_refused_quickly() {
+    let t = std::time::Instant::now();
+    let huge = vec![b'x'; 10_000_000];
+    assert!(matches!(from_json(&huge), Err(CertificateError::Malformed(_))));
+    for text in ["", "[]", "{}", "null", r#"{"format":"primekit-certificate","version":2,"prime":"7","steps":[]}"#] {
+        assert_eq!(rust_verdict(text, None), 2, "{text}");
+        if let Some(v) = python_verdict(text, None) {
+            assert_eq!(v, 2, "{text}");
+        }
+    }
+    assert!(t.elapsed().as_secs_f64() < 2.0);
+}
+
+#[test]
+fn bad_sizes_are_errors() {
+    assert!(generate_provable_prime(65).is_err());
+    assert!(generate_provable_prime(8193).is_err());
+    assert!(generate_provable_safe_prime(66).is_err());
+}
