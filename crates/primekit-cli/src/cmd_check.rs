@@ -30,6 +30,10 @@ pub struct CheckArgs {
     /// the size: see docs/limits.md before raising it (at most 32768).
     #[arg(long, value_name = "BITS")]
     max_bits: Option<u64>,
+    /// check-dh only: a primality certificate (docs/certificate-format.md) that must
+    /// prove p and the subgroup order q; adds the check `certificate`.
+    #[arg(long, value_name = "FILE")]
+    cert: Option<PathBuf>,
 }
 
 /// Which audit to run.
@@ -80,18 +84,31 @@ fn read_capped(path: &Path) -> Result<Vec<u8>, Failure> {
     Ok(bytes)
 }
 
-fn audit(kind: Kind, path: &Path, max_bits: Option<u64>) -> Result<CheckReport, Failure> {
+fn audit(kind: Kind, path: &Path, max_bits: Option<u64>, cert: Option<&Path>) -> Result<CheckReport, Failure> {
     let bytes = read_capped(path)?;
-    match kind {
+    let mut report = match kind {
         Kind::Dh => keys::dh::check_dh_pem_with_limits(&bytes, &max_bits.map_or(Limits::dh(), Limits::with_max_bits)),
         Kind::Rsa => keys::rsa::check_rsa_pem_with_limits(&bytes, &max_bits.map_or(Limits::rsa(), Limits::with_max_bits)),
     }
-    .map_err(Failure::Input)
+    .map_err(Failure::Input)?;
+    if let (Kind::Dh, Some(cert_path)) = (kind, cert) {
+        let text = read_capped(cert_path)?;
+        let check = match primekit::certificate::from_json(&text) {
+            Ok(c) => keys::dh::certificate_check(&keys::dh::parse_dh_pem(&bytes).map_err(Failure::Input)?, &c),
+            Err(e) => keys::Check::new("certificate", keys::Status::Fail, e.to_string()),
+        };
+        report.checks.push(check);
+    }
+    Ok(report)
 }
 
 pub fn run(kind: Kind, a: CheckArgs) -> ExitCode {
     let file = a.file.display().to_string();
-    match audit(kind, &a.file, a.max_bits) {
+    if a.cert.is_some() && matches!(kind, Kind::Rsa) {
+        eprintln!("primekit check-rsa: --cert applies to check-dh only");
+        return ExitCode::from(2);
+    }
+    match audit(kind, &a.file, a.max_bits, a.cert.as_deref()) {
         Ok(report) => {
             if a.json {
                 let mut v = crate::report_json::report_json(&report);

@@ -28,6 +28,12 @@ pub struct Args {
     /// Threads racing on the one prime.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
+    /// A provable safe prime, with a primality certificate for p and q.
+    #[arg(long)]
+    provable: bool,
+    /// With --provable: write the certificate here (atomically).
+    #[arg(long, requires = "provable")]
+    cert: Option<std::path::PathBuf>,
     /// One JSON object: {"command":"dhparam","bits","g","p","file","pem"} (pem only without --out).
     #[arg(long)]
     json: bool,
@@ -50,6 +56,18 @@ pub fn dh_params_pem(p: &BigUint, g: u32) -> Result<String, String> {
     pem_rfc7468::encode_string("DH PARAMETERS", pem_rfc7468::LineEnding::LF, &der).map_err(|e| e.to_string())
 }
 
+/// A provable safe prime p = 7 (mod 8), so that g = 2 generates the subgroup of order
+/// q = (p-1)/2 as for the probable groups; about one safe prime in two qualifies.
+fn provable_group(bits: u32) -> Result<(BigUint, primekit::certificate::Certificate), primekit::Error> {
+    for _ in 0..64 {
+        let (p, cert) = primekit::generate_provable_safe_prime(bits)?;
+        if (&p % 8u8) == BigUint::from(7u8) {
+            return Ok((p, cert));
+        }
+    }
+    Err(primekit::Error::SelfTestFailed("64 provable safe primes in a row were 3 mod 8".into()))
+}
+
 pub fn run(a: Args) -> ExitCode {
     if !(MIN_DH_BITS..=MAX_GEN_BITS).contains(&a.bits) {
         eprintln!("error: --bits must be in {MIN_DH_BITS}..={MAX_GEN_BITS} (got {})", a.bits);
@@ -63,12 +81,30 @@ pub fn run(a: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let cert_pending = match a.cert.as_deref().map(|p| crate::files::create(p, true, false)).transpose() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let opts = PrimeOptions::new(a.bits).safe(true).congruence(BigUint::from(24u8), BigUint::from(23u8)).jobs(a.jobs);
     let show = a.bits >= 1536 && std::io::stderr().is_terminal();
-    let p = match with_progress(show, |probe| primekit::hazmat::gen::generate_prime_probed(&opts, probe)) {
-        Ok(p) => p,
+    let generated = if a.provable {
+        provable_group(a.bits).map(|(p, cert)| (p, Some(cert)))
+    } else {
+        with_progress(show, |probe| primekit::hazmat::gen::generate_prime_probed(&opts, probe)).map(|p| (p, None))
+    };
+    let (p, cert) = match generated {
+        Ok(x) => x,
         Err(e) => return exit_for(&e),
     };
+    if let (Some(pending), Some(cert)) = (cert_pending, &cert) {
+        if let Err(e) = pending.commit(primekit::certificate::to_json(cert).as_bytes()) {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    }
     let pem = match dh_params_pem(&p, 2) {
         Ok(s) => s,
         Err(e) => {

@@ -32,6 +32,13 @@ pub struct Args {
     /// One JSON object per prime: {"command":"gen","bits":K,"safe":..,"prime":"<decimal or 0x-hex>"}.
     #[arg(long)]
     json: bool,
+    /// A provable prime, with a certificate (Pocklington chain; docs/certificate-format.md).
+    #[arg(long)]
+    provable: bool,
+    /// With --provable: write the certificate here (atomically); else it is printed
+    /// after the prime (or in the JSON object).
+    #[arg(long, requires = "provable")]
+    cert: Option<std::path::PathBuf>,
 }
 
 /// Prints `p` as the CLI does everywhere: decimal, or 0x-prefixed lowercase hex.
@@ -80,7 +87,55 @@ pub fn with_progress<T>(show: bool, f: impl FnOnce(Probe<'_>) -> T) -> T {
     })
 }
 
+/// `gen --provable`: one prime (or safe prime) with its certificate.
+fn run_provable(a: &Args) -> ExitCode {
+    if a.count != 1 {
+        eprintln!("error: --provable makes one prime per run (--count 1)");
+        return ExitCode::from(2);
+    }
+    let pending = match a.cert.as_deref().map(|p| crate::files::create(p, true, false)).transpose() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let made = if a.safe { primekit::generate_provable_safe_prime(a.bits) } else { primekit::generate_provable_prime(a.bits) };
+    let (p, cert) = match made {
+        Ok(x) => x,
+        Err(e) => return exit_for(&e),
+    };
+    let cert_text = primekit::certificate::to_json(&cert);
+    let text = format_number(&p, a.hex);
+    let inline = match pending {
+        Some(pending) => {
+            if let Err(e) = pending.commit(cert_text.as_bytes()) {
+                eprintln!("error: {e}");
+                return ExitCode::from(1);
+            }
+            None
+        }
+        None => Some(cert_text),
+    };
+    if a.json {
+        let cert: Option<serde_json::Value> = inline.as_deref().and_then(|t| serde_json::from_str(t).ok());
+        println!(
+            "{}",
+            serde_json::json!({"command": "gen", "bits": a.bits, "safe": a.safe, "provable": true, "prime": text, "certificate": cert})
+        );
+    } else {
+        println!("{text}");
+        if let Some(c) = inline {
+            println!("{c}");
+        }
+    }
+    ExitCode::SUCCESS
+}
+
 pub fn run(a: Args) -> ExitCode {
+    if a.provable {
+        return run_provable(&a);
+    }
     if a.count == 0 {
         eprintln!("error: --count must be at least 1");
         return ExitCode::from(2);

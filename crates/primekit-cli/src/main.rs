@@ -2,6 +2,7 @@
 //! this file only parses arguments and dispatches.
 
 pub mod bench;
+mod cmd_cert;
 mod cmd_check;
 mod cmd_dhparam;
 mod cmd_dist;
@@ -43,6 +44,10 @@ enum Cmd {
     Prev(cmd_nextprime::Args),
     /// Diffie-Hellman parameters (safe prime, g = 2) as a PKCS #3 PEM.
     Dhparam(cmd_dhparam::Args),
+    /// Check a primality certificate (exit 0 valid, 1 invalid, 2 malformed).
+    VerifyCert(cmd_cert::VerifyArgs),
+    /// Prove a number prime when N-1 factors far enough (exit 3: no proof found).
+    Prove(cmd_cert::ProveArgs),
     /// Generate an RSA private key (FIPS 186-5 A.1.3) as PKCS#8 or PKCS#1 PEM.
     Genrsa(cmd_genrsa::Args),
     /// Distribution check of Dobrosavljević 2021, §5.2, of a PGA's output (MSB-byte histogram, residues).
@@ -71,6 +76,8 @@ fn main() -> ExitCode {
         Cmd::Prev(a) => cmd_nextprime::run_prev(a),
         Cmd::Dhparam(a) => cmd_dhparam::run(a),
         Cmd::Genrsa(a) => cmd_genrsa::run(a),
+        Cmd::VerifyCert(a) => cmd_cert::verify_cmd(a),
+        Cmd::Prove(a) => cmd_cert::prove_cmd(a),
         Cmd::Dist(a) => cmd_dist::run(a),
         Cmd::Bench(b) => bench::run(b),
         Cmd::Report(a) => cmd_report::run(a),

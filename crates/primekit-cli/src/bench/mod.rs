@@ -15,6 +15,7 @@ pub mod modmul;
 pub mod paper;
 pub mod pga;
 mod pga_tables;
+mod provable;
 mod rsa;
 pub mod suite;
 mod table5;
@@ -52,6 +53,8 @@ pub enum BenchCmd {
     Pga(pga::Args),
     /// Dobrosavljević 2021, Tables 5.1/5.2 and (r, L) heatmaps, beside OpenSSL, in one command.
     PgaTables(pga_tables::Args),
+    /// Provable primes with certificates vs probable primes, and certificate verification.
+    Provable(provable::Args),
     /// RSA key generation (FIPS 186-5) vs OpenSSL EVP_PKEY_keygen and RustCrypto rsa, CPU time per key.
     Rsa(rsa::Args),
     /// Worst-case `is_prime` time per size (one round x the rounds a prime pays), for docs/limits.md.
@@ -74,6 +77,7 @@ pub fn run(cmd: BenchCmd) -> ExitCode {
         BenchCmd::PgaTables(a) => pga_tables::run(a),
         BenchCmd::WorstCase(a) => worst_case::run(a),
         BenchCmd::Rsa(a) => rsa::run(a),
+        BenchCmd::Provable(a) => provable::run(a),
     }
 }
 
