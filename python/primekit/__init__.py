@@ -24,11 +24,13 @@ from ._primekit import (
     RsaPrivateKey,
     __version__,
     generate_prime,
+    generate_provable_prime,
     generate_rsa_key,
     generate_safe_prime,
     is_prime,
     next_prime,
     prev_prime,
+    verify_certificate,
 )
 
 __all__ = [
@@ -36,9 +38,11 @@ __all__ = [
     "RsaPrivateKey",
     "__version__",
     "generate_prime",
+    "generate_provable_prime",
     "generate_rsa_key",
     "generate_safe_prime",
     "is_prime",
     "next_prime",
     "prev_prime",
+    "verify_certificate",
 ]

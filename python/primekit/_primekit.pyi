@@ -62,3 +62,9 @@ def generate_rsa_key(bits: int, e: int | None = None, *, insecure: bool = False)
     Raises ValueError for an odd size, a size below 2048 (512 with insecure=True)
     or above 16384, or e even or outside (2**16, 2**256).
     """
+
+def generate_provable_prime(bits: int, /, *, safe: bool = False) -> tuple[int, str]:
+    """Return (p, certificate JSON): a provable prime and its Pocklington certificate."""
+
+def verify_certificate(cert: str | bytes, /, n: int | None = None) -> bool:
+    """Return True if cert is a valid primality certificate (of n, when given)."""

@@ -4,6 +4,7 @@
 //! detaches (releases the GIL) for the Rust work when that work can be long, so other
 //! Python threads run meanwhile; see [`detach_if_long`].
 
+mod certificates;
 mod convert;
 mod errors;
 mod generators;
@@ -48,6 +49,7 @@ fn _primekit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(is_prime, m)?)?;
     generators::register(m)?;
     rsa::register(m)?;
+    certificates::register(m)?;
     m.add("MAX_INPUT_BITS", primekit::MAX_INPUT_BITS)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
