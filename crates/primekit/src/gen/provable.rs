@@ -60,17 +60,20 @@ pub fn generate_provable_safe_prime(bits: u32) -> Result<(BigUint, Certificate),
     Ok((p, Certificate { steps }))
 }
 
-/// Odd primes the candidate windows are sieved by before any exponentiation.
+/// Odd primes the candidate windows are sieved by before any exponentiation; a
+/// safe-prime search (two numbers that must both be prime) sieves deeper, since each
+/// survivor costs more there.
 const SIEVE_PRIMES: usize = 4096;
+const SIEVE_PRIMES_SAFE: usize = 32768;
 /// Candidates per window (consecutive R), and windows tried before giving up.
 const WINDOW: u64 = 1 << 14;
 const MAX_WINDOWS: usize = 1 << 12;
 
 /// `composite[i]` for N = 2 (r0 + i) q + 1 (and, for safe primes, 2N + 1) divisible by
-/// one of the first [`SIEVE_PRIMES`] odd primes.
+/// one of the first [`SIEVE_PRIMES`] ([`SIEVE_PRIMES_SAFE`]) odd primes.
 fn sieve(two_q: &BigUint, r0: &BigUint, window: usize, safe_top: bool) -> Vec<bool> {
     let mut composite = vec![false; window];
-    for &l in first_odd_primes(SIEVE_PRIMES) {
+    for &l in first_odd_primes(if safe_top { SIEVE_PRIMES_SAFE } else { SIEVE_PRIMES }) {
         let l64 = u64::from(l);
         let tq = (two_q % l64).to_u64().expect("below l");
         let r = (r0 % l64).to_u64().expect("below l");
