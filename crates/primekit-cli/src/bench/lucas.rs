@@ -85,7 +85,7 @@ pub fn measure(a: &Args) -> Result<Vec<Value>, String> {
             }
         }
         out.push(json!({"op": "lucas_summary", "engine": "primekit", "bits": bits, "count": primes.len(), "mean_ms": mr,
-                        "over_mr_round": ratios, "targets": {"strong_lucas": 2.0, "bpsw": 3.2, "seed001_lucas_part": 17.04}}));
+                        "over_mr_round": ratios, "targets": {"strong_lucas": 2.0, "bpsw": 3.2, "massimo_paterson_lucas_part": 17.04}}));
     }
     Ok(out)
 }
