@@ -33,7 +33,8 @@ pub struct Args {
     /// Number of first odd primes sieved.
     #[arg(long, default_value_t = 2048)]
     r: usize,
-    /// r for the Dirichlet sieve when several sieves are listed (m_r must fit in k - 8 bits).
+    /// r for the Dirichlet sieve (m_r must fit in k - 8 bits) [default: the largest r <= --r
+    /// with m_r of at most k - 64 bits].
     #[arg(long)]
     r_dirichlet: Option<usize>,
     /// Search interval L (see `research::pga::Config::l`).
@@ -184,7 +185,11 @@ pub fn run(a: Args) -> ExitCode {
     // load drifting on a shared machine affects every arm alike.
     for &bits in &a.bits {
         let arms = pgas.iter().flat_map(|&pga| sieves.iter().map(move |&sieve| (pga, sieve))).map(|(pga, sieve)| {
-            let r = if sieve == SieveKind::Dirichlet { a.r_dirichlet.unwrap_or(a.r) } else { a.r };
+            let r = if sieve == SieveKind::Dirichlet {
+                a.r_dirichlet.unwrap_or_else(|| primekit_research::pga::sieve_dirichlet::default_r(bits, a.r))
+            } else {
+                a.r
+            };
             Arm::new(&Config { pga, sieve, safe: a.safe, bits, r, l: a.l, gamma: a.gamma }, &mut rng)
         });
         let mut arms = match arms.collect::<Result<Vec<_>, _>>() {

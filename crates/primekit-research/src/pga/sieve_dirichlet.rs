@@ -24,6 +24,28 @@ pub struct DirichletSieve {
     fresh: bool,
 }
 
+/// Bits of z the default r leaves: z then takes at least 2^64 values in the k-bit
+/// interval, far more than any search interval L, so the progression never runs short.
+pub const DEFAULT_Z_BITS: u64 = 64;
+
+/// The default r for size k: the largest r <= `max_r` with m_r of at most
+/// k - [`DEFAULT_Z_BITS`] bits (at least 1), so that every PGA runs with the Dirichlet
+/// sieve at every size (a fixed r = 2048 gives m_r of 25,546 bits).
+pub fn default_r(k: u32, max_r: usize) -> usize {
+    let budget = u64::from(k).saturating_sub(DEFAULT_Z_BITS);
+    let mut m = BigUint::one();
+    let mut r = 0;
+    while r < max_r.min(SMALL_ODD_PRIMES.len()) {
+        let next = &m * SMALL_ODD_PRIMES[r];
+        if next.bits() > budget {
+            break;
+        }
+        m = next;
+        r += 1;
+    }
+    r.max(1)
+}
+
 impl DirichletSieve {
     /// Fails when m_r is too large to leave room for z in the k-bit interval.
     pub fn new(k: u32, r: usize, safe: bool) -> Result<Self, Error> {
