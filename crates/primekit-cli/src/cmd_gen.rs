@@ -39,6 +39,10 @@ pub struct Args {
     /// after the prime (or in the JSON object).
     #[arg(long, requires = "provable")]
     cert: Option<std::path::PathBuf>,
+    /// With --provable: derive the prime from this hex seed by the FIPS 186-5 Shawe-Taylor
+    /// routine (SHA-256; the seed length is 4 bits per hex digit), reproducibly.
+    #[arg(long, requires = "provable", conflicts_with = "safe")]
+    seed: Option<String>,
 }
 
 /// Prints `p` as the CLI does everywhere: decimal, or 0x-prefixed lowercase hex.
@@ -100,7 +104,20 @@ fn run_provable(a: &Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let made = if a.safe { primekit::generate_provable_safe_prime(a.bits) } else { primekit::generate_provable_prime(a.bits) };
+    let made = match (&a.seed, a.safe) {
+        (Some(hex), _) => match BigUint::parse_bytes(hex.trim_start_matches("0x").as_bytes(), 16) {
+            Some(seed) if !hex.is_empty() => {
+                primekit::hazmat::gen::shawe_taylor_random_prime(a.bits, &seed, 4 * hex.trim_start_matches("0x").len())
+                    .map(|st| (st.prime, st.certificate))
+            }
+            _ => {
+                eprintln!("error: --seed must be hexadecimal digits");
+                return ExitCode::from(2);
+            }
+        },
+        (None, true) => primekit::generate_provable_safe_prime(a.bits),
+        (None, false) => primekit::generate_provable_prime(a.bits),
+    };
     let (p, cert) = match made {
         Ok(x) => x,
         Err(e) => return exit_for(&e),

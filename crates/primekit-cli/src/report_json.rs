@@ -30,10 +30,11 @@ mod tests {
     #[test]
     fn json_rendering_has_stable_keys() {
         let p = BigUint::parse_bytes(MODP2048_P.as_bytes(), 16).unwrap() * 3u32;
-        let d = DhParams { format: "pkcs3", p, g: BigUint::from(2u32), q: None, j: None, private_value_length: None };
+        // Stated with q = 2 (which divides p - 1), so that p itself is tested.
+        let d = DhParams { format: "x9.42", p, g: BigUint::from(2u32), q: Some(BigUint::from(2u32)), j: None, private_value_length: None };
         let r = check_dh(&d).unwrap();
         let v = report_json(&r);
-        assert_eq!(v["format"], "pkcs3");
+        assert_eq!(v["format"], "x9.42");
         assert_eq!(v["ok"], false);
         let c = &v["checks"][1];
         assert_eq!(c["name"], "p_prime");
@@ -43,6 +44,6 @@ mod tests {
         // Exactly these keys, in serde_json's (alphabetical) order.
         let text = v.to_string();
         assert!(text.starts_with(r#"{"checks":[{"detail":"p has 2050 bits: at least the recommended 2048 bits","name":"p_size","passed":true,"status":"pass"},"#), "{text}");
-        assert!(text.ends_with(r#"],"format":"pkcs3","ok":false}"#), "{text}");
+        assert!(text.ends_with(r#"],"format":"x9.42","ok":false}"#), "{text}");
     }
 }

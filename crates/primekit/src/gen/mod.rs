@@ -35,6 +35,7 @@ pub mod options;
 pub(crate) mod parallel;
 pub mod provable;
 pub mod search;
+pub mod shawe_taylor;
 mod small;
 pub mod tuning;
 

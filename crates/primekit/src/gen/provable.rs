@@ -8,8 +8,8 @@
 //! gcd(a^(2R) - 1, N) = 1. q is made the same way, down to 64 bits, where the exact test
 //! decides. Each level costs a few exponentiations per candidate.
 //!
-//! Not the FIPS 186-5 seeded Shawe-Taylor procedure: these primes cannot be re-derived
-//! from a seed. Not constant time either (the certificate is published with the prime):
+//! Not the FIPS 186-5 seeded Shawe-Taylor procedure (for primes re-derivable from a
+//! seed, see [`super::shawe_taylor`], `hazmat::gen::shawe_taylor_random_prime`). Not constant time either (the certificate is published with the prime):
 //! meant for public parameters such as Diffie-Hellman groups, not for secret keys.
 
 use crate::arith::lanes::FermatBatch;
