@@ -48,7 +48,7 @@ fn hash_stream(seed: &BigUint, iterations: u32, seedlen: usize) -> BigUint {
 /// string (FIPS 186-5 uses seedlen >= the security strength). Errors are the routine's
 /// FAILURE returns (a length below 2, or a counter exhausted).
 pub fn shawe_taylor_random_prime(length: u32, input_seed: &BigUint, seedlen: usize) -> Result<ShaweTaylorPrime, Error> {
-    if length < 2 || length > crate::MAX_GEN_BITS {
+    if !(2..=crate::MAX_GEN_BITS).contains(&length) {
         return Err(Error::InvalidArgument(format!("Shawe-Taylor length must be in 2..={}, got {length}", crate::MAX_GEN_BITS)));
     }
     if seedlen == 0 || input_seed.bits() > seedlen as u64 {
