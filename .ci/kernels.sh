@@ -5,7 +5,7 @@
 # kernel by themselves.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BIN=target/release/primekit
+BIN="${CARGO_TARGET_DIR:-target}/release/primekit"
 [ -x "$BIN" ] || cargo build --release -q -p primekit-cli
 kernels=$( (PRIMEKIT_KERNEL=nonsense "$BIN" test 3 2>&1 || true) | sed -n 's/.*this CPU has: \([^)]*\)).*/\1/p' | tr -d ,)
 default=$("$BIN" bench test --bits 64 --count 1 2>/dev/null | sed -n 's/.*"kernel":"\([a-z0-9]*\)".*/\1/p' | head -1)

@@ -97,3 +97,17 @@ fn provable_dh_group_checked_against_its_certificate() {
     assert_eq!(check.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&check.stdout).contains("FAIL  certificate"));
 }
+
+#[test]
+fn seeded_provable_primes_are_reproducible() {
+    let seed = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+    let cert = tmp("seeded.json");
+    let first = run(&["gen", "--bits", "1024", "--provable", "--seed", seed, "--cert", cert.to_str().unwrap()]);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let again = run(&["gen", "--bits", "1024", "--provable", "--seed", seed]);
+    let p = String::from_utf8_lossy(&first.stdout).trim().to_string();
+    assert_eq!(String::from_utf8_lossy(&again.stdout).lines().next().unwrap(), p);
+    assert_eq!(run(&["verify-cert", cert.to_str().unwrap(), "--n", &p]).status.code(), Some(0));
+    assert_ne!(python_ok(&cert), Some(false));
+    assert_eq!(run(&["gen", "--bits", "1024", "--provable", "--seed", "xyz"]).status.code(), Some(2));
+}
