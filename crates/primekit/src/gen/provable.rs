@@ -8,9 +8,14 @@
 //! gcd(a^(2R) - 1, N) = 1. q is made the same way, down to 64 bits, where the exact test
 //! decides. Each level costs a few exponentiations per candidate.
 //!
+//! Maurer's full algorithm draws the relative size of q at random in [1/2, 1], which
+//! makes the output close to uniform over primes of the size; the fixed 1/2 here is
+//! cheaper (each level costs about an eighth of the one above) but less uniform.
+//!
 //! Not the FIPS 186-5 seeded Shawe-Taylor procedure (for primes re-derivable from a
-//! seed, see [`super::shawe_taylor`], `hazmat::gen::shawe_taylor_random_prime`). Not constant time either (the certificate is published with the prime):
-//! meant for public parameters such as Diffie-Hellman groups, not for secret keys.
+//! seed, see [`super::shawe_taylor`], `hazmat::gen::shawe_taylor_random_prime`). Not
+//! constant time either (the certificate is published with the prime): meant for public
+//! parameters such as Diffie-Hellman groups, not for secret keys.
 
 use crate::arith::lanes::FermatBatch;
 use crate::arith::modexp::{modpow_in, modpow_vartime};
