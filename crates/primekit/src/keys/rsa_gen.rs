@@ -13,7 +13,7 @@
 //!   before the key is returned.
 //!
 //! Each prime's error probability is at most 2^-128, by the average-case bound of the
-//! generators ([`crate::params`]), and never uses fewer Miller-Rabin rounds than FIPS
+//! generators (`params::error_bound`), and never uses fewer Miller-Rabin rounds than FIPS
 //! 186-5 Table B.1 asks for an nlen-bit key ([`fips_min_rounds`]). The candidates are
 //! tested in constant time, as in every generator here. The secret values live in
 //! `BigUint`s, which are not zeroed on drop.
