@@ -70,12 +70,9 @@ pub fn prove_cmd(a: ProveArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let pending = match a.cert.as_deref().map(|p| files::create(p, true, false)).transpose() {
+    let pending = match files::reserve(a.cert.as_deref(), "primekit prove: ") {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("primekit prove: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     match prove(&n) {
         Ok(cert) => {

@@ -74,19 +74,13 @@ pub fn run(a: Args) -> ExitCode {
         return ExitCode::from(2);
     }
     // Reserve the output file first: a bad path fails before the (long) search.
-    let pending = match a.out.as_deref().map(|p| crate::files::create(p, true, false)).transpose() {
+    let pending = match crate::files::reserve(a.out.as_deref(), "error: ") {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
-    let cert_pending = match a.cert.as_deref().map(|p| crate::files::create(p, true, false)).transpose() {
+    let cert_pending = match crate::files::reserve(a.cert.as_deref(), "error: ") {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let opts = PrimeOptions::new(a.bits).safe(true).congruence(BigUint::from(24u8), BigUint::from(23u8)).jobs(a.jobs);
     let show = a.bits >= 1536 && std::io::stderr().is_terminal();

@@ -97,12 +97,9 @@ fn run_provable(a: &Args) -> ExitCode {
         eprintln!("error: --provable makes one prime per run (--count 1)");
         return ExitCode::from(2);
     }
-    let pending = match a.cert.as_deref().map(|p| crate::files::create(p, true, false)).transpose() {
+    let pending = match crate::files::reserve(a.cert.as_deref(), "error: ") {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let made = match (&a.seed, a.safe) {
         (Some(hex), _) => match BigUint::parse_bytes(hex.trim_start_matches("0x").as_bytes(), 16) {

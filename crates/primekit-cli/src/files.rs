@@ -36,6 +36,15 @@ pub fn create(target: &Path, overwrite: bool, private: bool) -> Result<Pending, 
     Ok(Pending { tmp, target: target.to_path_buf(), file: Some(file), overwrite })
 }
 
+/// [`create`] for an optional output flag (overwriting, not private): the error, printed
+/// after `prefix`, becomes exit status 2 before any work starts.
+pub fn reserve(path: Option<&Path>, prefix: &str) -> Result<Option<Pending>, std::process::ExitCode> {
+    path.map(|p| create(p, true, false)).transpose().map_err(|e| {
+        eprintln!("{prefix}{e}");
+        std::process::ExitCode::from(2)
+    })
+}
+
 impl Pending {
     /// Writes `bytes`, syncs, and gives the file its name (refusing, without --force, a
     /// target that appeared meanwhile).
