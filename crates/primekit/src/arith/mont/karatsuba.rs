@@ -245,8 +245,8 @@ impl BigMont {
     /// Scratch limbs [`Self::mul`] and [`Self::sqr`] need.
     pub(crate) fn scratch_len(&self) -> usize {
         let n = self.m.len();
-        // T (2n + 1), q*m or the low product (2n), the recursion.
-        4 * n + 2 + scratch_len(n)
+        // T (2n + 1), q*m or the low product (2n + 1), q (n), the recursion.
+        5 * n + 2 + scratch_len(n)
     }
 
     pub(crate) fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], t: &mut [Limb]) {
@@ -267,7 +267,8 @@ impl BigMont {
             &mut owned[..]
         };
         let (prod, rest) = t.split_at_mut(2 * n + 1);
-        let (p2, s) = rest.split_at_mut(2 * n + 1);
+        let (p2, rest) = rest.split_at_mut(2 * n + 1);
+        let (q, s) = rest.split_at_mut(n);
         product(self.base, prod, a, b, square, s);
         prod[2 * n] = 0;
         match self.reduction {
@@ -282,9 +283,9 @@ impl BigMont {
             Reduction::Products => {
                 // q = (T mod R) m' mod R, in the low half of p2.
                 product(self.base, &mut p2[..2 * n], &prod[..n], &self.m_prime, false, s);
-                let q = p2[..n].to_vec();
+                q.copy_from_slice(&p2[..n]);
                 // T + q m: its low n limbs are 0 mod R by construction.
-                product(self.base, &mut p2[..2 * n], &q, &self.m, false, s);
+                product(self.base, &mut p2[..2 * n], q, &self.m, false, s);
                 p2[2 * n] = 0;
                 let top = add_into(&mut prod[..2 * n + 1], &p2[..2 * n + 1]);
                 debug_assert_eq!(top, 0);
