@@ -3,7 +3,9 @@
 # target for FUZZ_SECONDS, default 20 s), the ctgrind constant-time check and the backends' soundness
 # under qemu on CPU models without BMI2/ADX or AVX-512. Each script
 # skips with exit 0 and a message when its tool (nightly + cargo-fuzz, valgrind) is missing.
-# Last, the library's tests cross-built for aarch64 and run under qemu-aarch64.
+# Then the library's tests cross-built for aarch64 and run under qemu-aarch64, and the RTL
+# Lucas tester simulated against its software model (hw/run.sh test; skips without
+# verilator/yosys when they cannot be installed).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 status=0
@@ -11,4 +13,5 @@ bash .ci/fuzz-smoke.sh || status=1
 bash .ci/ctgrind.sh || status=1
 bash .ci/soundness-qemu.sh || status=1
 bash .ci/aarch64.sh || status=1
+bash hw/run.sh test || status=1
 exit $status

@@ -8,6 +8,8 @@ mod cmd_dhparam;
 mod cmd_dist;
 mod cmd_gen;
 mod cmd_genrsa;
+mod cmd_hw;
+mod cmd_hw_report;
 mod cmd_nextprime;
 mod cmd_report;
 mod cmd_test;
@@ -50,6 +52,10 @@ enum Cmd {
     Prove(cmd_cert::ProveArgs),
     /// Generate an RSA private key (FIPS 186-5 A.1.3) as PKCS#8 or PKCS#1 PEM.
     Genrsa(cmd_genrsa::Args),
+    /// Test vectors for the RTL Lucas tester in hw/ (from its cycle-free model).
+    HwVectors(cmd_hw::Args),
+    /// Render results/hw (RTL cycles and LUTs) beside Le Masle et al. 2011, Tables I-II.
+    HwReport(cmd_hw_report::Args),
     /// Distribution check of Dobrosavljević 2021, §5.2, of a PGA's output (MSB-byte histogram, residues).
     Dist(cmd_dist::Args),
     /// Benchmarks; each prints one JSON object per line.
@@ -79,6 +85,8 @@ fn main() -> ExitCode {
         Cmd::VerifyCert(a) => cmd_cert::verify_cmd(a),
         Cmd::Prove(a) => cmd_cert::prove_cmd(a),
         Cmd::Dist(a) => cmd_dist::run(a),
+        Cmd::HwVectors(a) => cmd_hw::run(a),
+        Cmd::HwReport(a) => cmd_hw_report::run(a),
         Cmd::Bench(b) => bench::run(b),
         Cmd::Report(a) => cmd_report::run(a),
     }

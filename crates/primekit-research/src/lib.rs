@@ -10,6 +10,8 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod cost_model;
+pub mod hw_model;
+pub mod hw_vectors;
 pub mod instrument;
 #[cfg(feature = "compare")]
 pub mod peers;

@@ -7,6 +7,7 @@ pub mod adversarial;
 pub mod cpu_clock;
 pub mod emit;
 mod gen;
+mod hw_lucas;
 pub mod inputs;
 pub mod lucas;
 pub mod merge;
@@ -57,6 +58,8 @@ pub enum BenchCmd {
     Provable(provable::Args),
     /// RSA key generation (FIPS 186-5) vs OpenSSL EVP_PKEY_keygen and RustCrypto rsa, CPU time per key.
     Rsa(rsa::Args),
+    /// NIST Lucas (Le Masle et al. 2011, Alg. 2) on the inputs of an RTL vector file: the CPU side of Tables I-II.
+    HwLucas(hw_lucas::Args),
     /// Worst-case `is_prime` time per size (one round x the rounds a prime pays), for docs/limits.md.
     WorstCase(worst_case::Args),
 }
@@ -76,6 +79,7 @@ pub fn run(cmd: BenchCmd) -> ExitCode {
         BenchCmd::Pga(a) => pga::run(a),
         BenchCmd::PgaTables(a) => pga_tables::run(a),
         BenchCmd::WorstCase(a) => worst_case::run(a),
+        BenchCmd::HwLucas(a) => hw_lucas::run(a),
         BenchCmd::Rsa(a) => rsa::run(a),
         BenchCmd::Provable(a) => provable::run(a),
     }
