@@ -5,7 +5,8 @@
 # skips with exit 0 and a message when its tool (nightly + cargo-fuzz, valgrind) is missing.
 # Then the library's tests cross-built for aarch64 and run under qemu-aarch64, and the RTL
 # Lucas tester simulated against its software model (hw/run.sh test; skips without
-# verilator/yosys when they cannot be installed).
+# verilator/yosys when they cannot be installed), and a Slurm job array of benchmark
+# shards merged and compared with a one-process run (tools/slurm/test.sh; skips likewise).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 status=0
@@ -14,4 +15,5 @@ bash .ci/ctgrind.sh || status=1
 bash .ci/soundness-qemu.sh || status=1
 bash .ci/aarch64.sh || status=1
 bash hw/run.sh test || status=1
+bash tools/slurm/test.sh || status=1
 exit $status

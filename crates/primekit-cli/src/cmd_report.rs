@@ -243,6 +243,7 @@ fn report(a: &ReportArgs) -> Result<(), String> {
         jobs: a.jobs,
         shard: Shard::ALL,
         seed: a.seed,
+        engine: "primekit".into(),
     })?;
     write_jsonl(&a.out.join("table2.jsonl"), &t2)?;
     let t2md = suite::markdown(&t2);
@@ -257,8 +258,39 @@ fn report(a: &ReportArgs) -> Result<(), String> {
         jobs: a.jobs,
         shard: Shard::ALL,
         seed: a.seed ^ 0x5eed,
+        engine: "primekit".into(),
     })?;
     write_jsonl(&a.out.join("sweep.jsonl"), &sweep)?;
+    #[cfg(feature = "compare")]
+    {
+        // The same experiments on OpenSSL's arithmetic (the paper's), same inputs.
+        step("Table 2 and the r sweeps on OpenSSL's arithmetic");
+        let t2o = suite::measure(&suite::Args {
+            bits: vec![512, 1024, 2048],
+            r: vec![0, 64, 128, 384, 2047],
+            tests: ["mrac", "mr64", "mr128"].map(String::from).to_vec(),
+            count: a.count,
+            primes: Some(a.primes),
+            jobs: a.jobs,
+            shard: Shard::ALL,
+            seed: a.seed,
+            engine: "openssl".into(),
+        })?;
+        write_jsonl(&a.out.join("table2-openssl.jsonl"), &t2o)?;
+        write(&a.out.join("table2-openssl.md"), &suite::markdown(&t2o))?;
+        let sweep_o = suite::measure(&suite::Args {
+            bits: a.sweep_bits.clone(),
+            r: a.sweep_r.clone(),
+            tests: vec!["mrac".into(), "mr64".into()],
+            count: a.count,
+            primes: Some(a.primes),
+            jobs: a.jobs,
+            shard: Shard::ALL,
+            seed: a.seed ^ 0x5eed,
+            engine: "openssl".into(),
+        })?;
+        write_jsonl(&a.out.join("sweep-openssl.jsonl"), &sweep_o)?;
+    }
     step("Table 3 (bench adversarial)");
     let t3 = adversarial::measure(&adversarial::Args { bits: 1024, count: a.adversarial, jobs: a.jobs, shard: Shard::ALL, seed: a.seed })?;
     write_jsonl(&a.out.join("table3.jsonl"), &t3)?;

@@ -51,6 +51,54 @@ pub struct Args {
     /// Seed for the inputs (bases are always drawn from the OS generator).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Arithmetic: `primekit`, or `openssl` (MRAC/MR64/MR128 on OpenSSL's BN_mod_word and
+    /// BN_mod_exp_mont, as the paper measured; needs `--features compare`).
+    #[arg(long, default_value = "primekit")]
+    pub engine: String,
+}
+
+/// Whose arithmetic runs the tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    Primekit,
+    /// OpenSSL's BN primitives ([`primekit_research::peers::openssl_mr`]).
+    #[cfg(feature = "compare")]
+    Openssl,
+}
+
+impl Engine {
+    pub fn parse(s: &str, tests: &[TestKind]) -> Result<Engine, String> {
+        let _ = tests; // only the OpenSSL engine restricts the tests
+        match s {
+            "primekit" => Ok(Engine::Primekit),
+            #[cfg(feature = "compare")]
+            "openssl" => {
+                if let Some(t) = tests.iter().find(|t| !TestKind::TABLE2[..3].contains(t)) {
+                    return Err(format!("engine openssl runs mrac, mr64 and mr128 only, not {}", t.name()));
+                }
+                Ok(Engine::Openssl)
+            }
+            #[cfg(not(feature = "compare"))]
+            "openssl" => Err("engine openssl needs a build with --features compare".into()),
+            _ => Err(format!("unknown engine {s:?} (primekit, openssl)")),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Primekit => "primekit",
+            #[cfg(feature = "compare")]
+            Engine::Openssl => "openssl",
+        }
+    }
+
+    fn run(self, k: TestKind, n: &BigUint, r: usize, rng: &mut ChaCha20Rng) -> Result<primekit_research::instrument::Outcome, String> {
+        match self {
+            Engine::Primekit => k.run(n, r, rng).map_err(|e| e.to_string()),
+            #[cfg(feature = "compare")]
+            Engine::Openssl => primekit_research::peers::openssl_mr::run(k, n, r, rng).map_err(|e| e.to_string()),
+        }
+    }
 }
 
 /// Validated tests from their names.
@@ -64,15 +112,15 @@ fn os_rng() -> Result<ChaCha20Rng, String> {
 
 /// Total milliseconds of one pass of `k` over `inputs` (after a warm-up on the first
 /// few), and how many inputs the timed pass declared prime.
-fn time_test(k: TestKind, r: usize, inputs: &[BigUint]) -> Result<(f64, usize), String> {
+fn time_test(engine: Engine, k: TestKind, r: usize, inputs: &[BigUint]) -> Result<(f64, usize), String> {
     let mut rng = os_rng()?;
     for n in inputs.iter().take(4) {
-        k.run(n, r, &mut rng).map_err(|e| e.to_string())?;
+        engine.run(k, n, r, &mut rng)?;
     }
     let start = thread_cpu_ms();
     let mut declared = 0;
     for n in inputs {
-        declared += k.run(n, r, &mut rng).map_err(|e| e.to_string())?.prime as usize;
+        declared += engine.run(k, n, r, &mut rng)?.prime as usize;
     }
     Ok((thread_cpu_ms() - start, declared))
 }
@@ -108,9 +156,26 @@ fn median(s: &[f64]) -> f64 {
     super::timing::mean_median(s).1
 }
 
+/// C_MR and C_TD on OpenSSL's arithmetic (`BN_mod_exp_mont` round, `BN_mod_word` per
+/// prime), measured on primes like [`measure_costs`].
+#[cfg(feature = "compare")]
+fn measure_costs_openssl(bits: u32, primes: &[BigUint]) -> Result<Value, String> {
+    use primekit_research::peers::openssl::Bn;
+    use primekit_research::peers::openssl_mr::{trial_divide, BnMillerRabin};
+    let mut rng = os_rng()?;
+    let mrs: Vec<BnMillerRabin> = primes.iter().map(BnMillerRabin::new).collect();
+    let pairs: Vec<(&BnMillerRabin, Bn)> =
+        mrs.iter().map(|m| m.random_base(&mut rng).map(|b| (m, b)).map_err(|e| e.to_string())).collect::<Result<_, _>>()?;
+    let c_mr = median(&(0..3).map(|_| cpu_pass(&pairs, |(m, a)| assert!(m.passes(a), "prime failed a round"))).collect::<Vec<_>>());
+    let bns: Vec<Bn> = primes.iter().map(Bn::from_biguint).collect();
+    let td = median(&(0..5).map(|_| cpu_pass(&bns, |n| assert!(trial_divide(n, 2047).is_none()))).collect::<Vec<_>>());
+    Ok(json!({"op": "cost", "engine": "openssl", "bits": bits, "count": primes.len(), "mean_ms": c_mr,
+              "c_mr_ms": c_mr, "c_td_ms": td / 2047.0, "td_primes": 2047}))
+}
+
 /// One `suite` record.
-fn record(test: TestKind, bits: u32, r: usize, part: &str, count: usize, total_ms: f64) -> Value {
-    json!({"op": "suite", "engine": "primekit", "test": test.name(), "bits": bits, "r": r, "r_used": trial_primes_used(r),
+fn record(engine: Engine, test: TestKind, bits: u32, r: usize, part: &str, count: usize, total_ms: f64) -> Value {
+    json!({"op": "suite", "engine": engine.name(), "test": test.name(), "bits": bits, "r": r, "r_used": trial_primes_used(r),
            "part": part, "count": count, "total_ms": total_ms, "mean_ms": total_ms / count.max(1) as f64})
 }
 
@@ -131,6 +196,7 @@ pub fn overall(comp: &Value, prime: &Value) -> Value {
 /// All records for the given sizes, r values and tests (this shard's share of inputs).
 pub fn measure(a: &Args) -> Result<Vec<Value>, String> {
     let tests = parse_tests(&a.tests)?;
+    let engine = Engine::parse(&a.engine, &tests)?;
     let nprimes = a.primes.unwrap_or((a.count / 100).max(4));
     let mut out = Vec::new();
     pool(a.jobs).install(|| -> Result<(), String> {
@@ -139,17 +205,21 @@ pub fn measure(a: &Args) -> Result<Vec<Value>, String> {
             let composites: Vec<BigUint> = odd.into_par_iter().filter(|n| !primekit::is_prime(n)).collect();
             let primes = random_primes(a.shard.seed(a.seed, bits, 2), bits, a.shard.share(nprimes));
             if !primes.is_empty() {
-                out.push(measure_costs(bits, &primes)?);
+                out.push(match engine {
+                    Engine::Primekit => measure_costs(bits, &primes)?,
+                    #[cfg(feature = "compare")]
+                    Engine::Openssl => measure_costs_openssl(bits, &primes)?,
+                });
             }
             let cells: Vec<(TestKind, usize)> = tests.iter().flat_map(|&t| a.r.iter().map(move |&r| (t, r))).collect();
             let results: Vec<Result<Vec<Value>, String>> = cells
                 .par_iter()
                 .map(|&(t, r)| {
-                    let (ct, wrong) = time_test(t, r, &composites)?;
-                    let (pt, declared) = time_test(t, r, &primes)?;
-                    let mut c = record(t, bits, r, "composite", composites.len(), ct);
+                    let (ct, wrong) = time_test(engine, t, r, &composites)?;
+                    let (pt, declared) = time_test(engine, t, r, &primes)?;
+                    let mut c = record(engine, t, bits, r, "composite", composites.len(), ct);
                     c["declared_prime"] = json!(wrong);
-                    let mut p = record(t, bits, r, "prime", primes.len(), pt);
+                    let mut p = record(engine, t, bits, r, "prime", primes.len(), pt);
                     p["declared_prime"] = json!(declared);
                     let o = overall(&c, &p);
                     Ok(vec![c, p, o])

@@ -6,4 +6,5 @@
 
 pub mod gmp;
 pub mod openssl;
+pub mod openssl_mr;
 pub mod openssl_rsa;

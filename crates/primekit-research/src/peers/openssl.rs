@@ -59,6 +59,17 @@ macro_rules! owned {
         pub struct $name(*mut $ty);
 
         impl $name {
+            /// The raw pointer, for FFI calls that read the object.
+            pub fn as_ptr(&self) -> *const $ty {
+                self.0
+            }
+
+            /// The raw pointer, for FFI calls that write the object (OpenSSL objects are
+            /// not shared between threads: the wrappers are neither `Send` nor `Sync`).
+            pub fn as_mut_ptr(&self) -> *mut $ty {
+                self.0
+            }
+
             /// A fresh object (a `BIGNUM` holds zero).
             pub fn new() -> $name {
                 // SAFETY: plain allocation.
