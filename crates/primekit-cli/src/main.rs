@@ -4,6 +4,7 @@
 pub mod bench;
 mod cmd_cert;
 mod cmd_check;
+mod cmd_claims;
 mod cmd_dhparam;
 mod cmd_dist;
 mod cmd_gen;
@@ -61,6 +62,8 @@ enum Cmd {
     /// Benchmarks; each prints one JSON object per line.
     #[command(subcommand)]
     Bench(bench::BenchCmd),
+    /// The papers' claims beside ours, from the committed JSON in results/ (docs/research.md).
+    Claims(cmd_claims::Args),
     /// Regenerate every research table and plot into a directory.
     Report(cmd_report::ReportArgs),
 }
@@ -89,5 +92,6 @@ fn main() -> ExitCode {
         Cmd::HwReport(a) => cmd_hw_report::run(a),
         Cmd::Bench(b) => bench::run(b),
         Cmd::Report(a) => cmd_report::run(a),
+        Cmd::Claims(a) => cmd_claims::run(a),
     }
 }

@@ -109,9 +109,41 @@ pub fn optimal_r(bits: u64, t: u32, lucas: bool, c: &Costs, r_max: usize) -> usi
         .unwrap_or(0)
 }
 
+/// The paper's central comparison in closed form: MR64 with trial division by `r64`
+/// primes against MRAC (t = `t_mrac`) with `r_mrac`, both on random odd `bits`-bit inputs.
+/// Each expected cost is a·C_TD + b·C_MR (the model is linear in the two costs), so MR64 is
+/// the cheaper test exactly when C_MR / C_TD is below the returned ratio (infinite when
+/// MR64 never costs more rounds; zero when it never wins).
+pub fn mr64_wins_below_ratio(bits: u64, r64: usize, r_mrac: usize, t_mrac: u32) -> f64 {
+    let td = Costs { c_td: 1.0, c_mr: 0.0, c_lucas: 0.0 };
+    let mr = Costs { c_td: 0.0, c_mr: 1.0, c_lucas: 0.0 };
+    let (a64, b64) = (cost_random_odd(bits, r64, 64, false, &td), cost_random_odd(bits, r64, 64, false, &mr));
+    let (ac, bc) = (cost_random_odd(bits, r_mrac, t_mrac, false, &td), cost_random_odd(bits, r_mrac, t_mrac, false, &mr));
+    // a64 td + b64 mr < ac td + bc mr  <=>  (b64 - bc) mr < (ac - a64) td
+    if b64 <= bc {
+        return f64::INFINITY;
+    }
+    ((ac - a64) / (b64 - bc)).max(0.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn break_even_ratio_separates_the_two_outcomes() {
+        // MR64 at Table 4's r against MRAC at r = 2047, 1024 bits, t = 5.
+        let rho = mr64_wins_below_ratio(1024, 128, 2047, 5);
+        for ratio in [rho * 0.9, rho * 1.1] {
+            let c = Costs { c_td: 1.0, c_mr: ratio, c_lucas: 0.0 };
+            let mr64 = cost_random_odd(1024, 128, 64, false, &c);
+            let mrac = cost_random_odd(1024, 2047, 5, false, &c);
+            assert_eq!(mr64 < mrac, ratio < rho, "ratio {ratio}, break-even {rho}");
+        }
+        // The paper's own costs (ratio about 800) are on the winning side.
+        let paper = Costs::PAPER_1024;
+        assert!(paper.c_mr / paper.c_td < rho, "{rho}");
+    }
 
     /// Odd primes by an independent sieve of Eratosthenes (not the crate's table).
     fn sieve_odd_primes(count: usize) -> Vec<u64> {
