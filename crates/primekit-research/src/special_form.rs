@@ -222,6 +222,78 @@ impl SpecialPrime<9, 18> for P521 {
     }
 }
 
+/// 2^384 - 2^128 - 2^96 + 2^32 - 1 (NIST P-384's field). Reduced by folding: with
+/// c = 2^128 + 2^96 - 2^32 + 1, 2^384 ≡ c, so H 2^384 + L ≡ L + H c, whose terms sit on
+/// 32-bit boundaries. Two folds bring any product below 2^385, a third (at most a few
+/// units) and conditional subtractions finish. The signed 32-bit-word accumulation is the
+/// generic Solinas method, not NIST's hand-scheduled ten-term formula.
+pub struct P384;
+
+impl P384 {
+    /// One fold of the 32-bit words `w` (low 12 words L, the rest H): L + H c, as words.
+    #[inline(always)]
+    fn fold(w: &[u64]) -> [u64; 18] {
+        let mut acc = [0i64; 18];
+        for (i, &x) in w.iter().enumerate().take(12) {
+            acc[i] += x as i64;
+        }
+        for (j, &h) in w.iter().enumerate().skip(12) {
+            let (h, i) = (h as i64, j - 12);
+            acc[i] += h; // H
+            acc[i + 1] -= h; // -H 2^32
+            acc[i + 3] += h; // +H 2^96
+            acc[i + 4] += h; // +H 2^128
+        }
+        // Signed carries: each word ends in [0, 2^32).
+        let mut out = [0u64; 18];
+        let mut carry = 0i64;
+        for i in 0..18 {
+            let v = acc[i] + carry;
+            out[i] = (v & 0xffff_ffff) as u64;
+            carry = v >> 32;
+        }
+        debug_assert_eq!(carry, 0, "L + H c is positive and below 2^576");
+        out
+    }
+}
+
+impl SpecialPrime<6, 12> for P384 {
+    const P: [u64; 6] = [0x0000_0000_ffff_ffff, 0xffff_ffff_0000_0000, !0 - 1, !0, !0, !0];
+    #[inline]
+    fn reduce(x: &[u64; 12]) -> [u64; 6] {
+        let mut w = [0u64; 24];
+        for i in 0..12 {
+            w[2 * i] = x[i] & 0xffff_ffff;
+            w[2 * i + 1] = x[i] >> 32;
+        }
+        let mut t = Self::fold(&w); // < 2^(384 + 130)
+        while t[12..].iter().any(|&v| v != 0) {
+            t = Self::fold(&t);
+        }
+        let mut out = [0u64; 6];
+        for i in 0..6 {
+            out[i] = t[2 * i] | (t[2 * i + 1] << 32);
+        }
+        cond_sub(&mut out, &Self::P);
+        cond_sub(&mut out, &Self::P);
+        out
+    }
+}
+
+/// x^(p-2) mod p (Fermat inversion, x != 0) by left-to-right square-and-multiply with the
+/// special form's own products: the exponentiation Hamburg's note compares.
+pub fn invert<const N: usize, const W: usize, P: SpecialPrime<N, W>>(x: &[u64; N]) -> [u64; N] {
+    let e = P::modulus() - 2u8;
+    let mut acc = *x;
+    for i in (0..e.bits() - 1).rev() {
+        acc = P::sqr(&acc);
+        if e.bit(i) {
+            acc = P::mul(&acc, x);
+        }
+    }
+    acc
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -260,5 +332,19 @@ mod tests {
         check::<4, 8, P25519>(1);
         check::<7, 14, P448>(2);
         check::<9, 18, P521>(3);
+        let p384 = (BigUint::from(1u8) << 384u32) - (BigUint::from(1u8) << 128u32) - (BigUint::from(1u8) << 96u32)
+            + (BigUint::from(1u8) << 32u32)
+            - 1u8;
+        assert_eq!(P384::modulus(), p384);
+        check::<6, 12, P384>(4);
+    }
+
+    #[test]
+    fn fermat_inversion_inverts() {
+        let x = [12345u64, 6789, 0, 0, 0, 1];
+        let inv = invert::<6, 12, P384>(&x);
+        assert_eq!(from_limbs(&P384::mul(&x, &inv)), BigUint::from(1u8));
+        let y = [7u64, 0, 0, 0];
+        assert_eq!(from_limbs(&P25519::mul(&y, &invert::<4, 8, P25519>(&y))), BigUint::from(1u8));
     }
 }
