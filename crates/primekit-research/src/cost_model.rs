@@ -126,8 +126,53 @@ pub fn mr64_wins_below_ratio(bits: u64, r64: usize, r_mrac: usize, t_mrac: u32) 
     ((ac - a64) / (b64 - bc)).max(0.0)
 }
 
+/// Massimo & Paterson 2020, Appendix A: N = ln(2^k)(1 - σ_s)/2, the composite candidates
+/// a sieve by s primes leaves before the first prime, each rejected by one round.
+pub fn sieved_composites(bits: u64, s: usize) -> f64 {
+    bits as f64 * std::f64::consts::LN_2 * (1.0 - sigma(s)) / 2.0
+}
+
+/// Appendix A, eq. 9: generation with a sieve by s primes and a test of up to t rounds
+/// without trial division: s C_TD + N C_MR + (t - 1) C_MR.
+pub fn generation_cost_eq9(bits: u64, s: usize, t: u32, c: &Costs) -> f64 {
+    s as f64 * c.c_td + sieved_composites(bits, s) * c.c_mr + (t as f64 - 1.0) * c.c_mr
+}
+
+/// Eq. 10: the same with (redundant) trial division by r <= s primes inside the test and
+/// up to t' rounds: s C_TD + N (r C_TD + C_MR) + (t' - 1) C_MR.
+pub fn generation_cost_eq10(bits: u64, s: usize, r: usize, t_prime: u32, c: &Costs) -> f64 {
+    let n = sieved_composites(bits, s);
+    s as f64 * c.c_td + n * (r as f64 * c.c_td + c.c_mr) + (t_prime as f64 - 1.0) * c.c_mr
+}
+
+/// Eq. 11 as printed: N (r C_TD + δ_t C_MR) with δ_t = t' - t. (Eq. 10 minus eq. 9 is
+/// N r C_TD + δ_t C_MR: the extra rounds run once, on the prime, not per candidate; the
+/// printed eq. 11 multiplies them by N. Both are returned: (printed, difference).)
+pub fn generation_overhead_eq11(bits: u64, s: usize, r: usize, t: u32, t_prime: u32, c: &Costs) -> (f64, f64) {
+    let n = sieved_composites(bits, s);
+    let delta = t_prime as f64 - t as f64;
+    (n * (r as f64 * c.c_td + delta * c.c_mr), generation_cost_eq10(bits, s, r, t_prime, c) - generation_cost_eq9(bits, s, t, c))
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn appendix_a_numbers() {
+        use super::*;
+        // "when k = 1024 we set r = 128, and when s = 2047, we have N ≈ 41": 41 × 128 ≈ 5200
+        // redundant trial divisions.
+        let n = sieved_composites(1024, 2047);
+        assert!((n - 41.0).abs() < 1.0, "{n}");
+        let c = Costs::PAPER_1024;
+        let (printed, diff) = generation_overhead_eq11(1024, 2047, 128, 5, 64, &c);
+        assert!((diff - (n * 128.0 * c.c_td + 59.0 * c.c_mr)).abs() < 1e-9);
+        assert!(printed > diff);
+        // "the extra MR tests are about 8 times more expensive than the redundant trial
+        // divisions (roughly 17.5 ms versus 2 ms)": 59 C_MR against N r C_TD.
+        let ratio = 59.0 * c.c_mr / (n * 128.0 * c.c_td);
+        assert!((6.0..12.0).contains(&ratio), "{ratio}");
+    }
+
     use super::*;
 
     #[test]

@@ -4,16 +4,18 @@
 //! MR64 inside (64 random-base rounds per final candidate) against the same generator
 //! with OpenSSL 1.1.1's MRAC rounds (Massimo & Paterson 2020, Table 1), on the same RNG stream, and the
 //! overhead MR64 adds, beside the paper's (40 / 35 / 43 / 46 % at 512 / 1024 / 2048 /
-//! 3072 bits).
+//! 3072 bits). Times are thread CPU time per prime; `model_overhead_pct` is Appendix A's eq. 10
+//! over eq. 9 with C_TD and C_MR measured in the same run.
 
+use super::cpu_clock::thread_cpu_ms;
 use super::timing::mean_median;
 use clap::Args as ClapArgs;
+use primekit_research::cost_model::{generation_cost_eq10, generation_cost_eq9, Costs};
 use primekit_research::pga::{Config, Generator, Pga, SieveKind};
 use primekit_research::tests::mrac::mrac_rounds;
 use rand_chacha::rand_core::SeedableRng;
 use serde_json::json;
 use std::process::ExitCode;
-use std::time::Instant;
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -24,6 +26,11 @@ pub struct Args {
     count: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The paper's setting: OpenSSL's sieve by s = 2047 primes in both arms, and the MR64
+    /// arm's test starting with (redundant) trial division by Table 4's r (Appendix A,
+    /// eq. 10). Without it: the sieve by Table 4's r, no trial division inside the test.
+    #[arg(long)]
+    as_published: bool,
 }
 
 /// Massimo & Paterson 2020, Table 4: trial-division primes recommended for MR64 at k bits.
@@ -44,6 +51,23 @@ fn paper_overhead(bits: u32) -> Option<f64> {
     }
 }
 
+/// C_TD (per prime) and C_MR (one constant-time round) on 8 random primes of `bits`.
+fn model_costs(bits: u32, seed: u64) -> Option<Costs> {
+    let primes = super::inputs::random_primes(seed ^ 0x7ab5, bits, 8);
+    let c = super::suite::measure_costs(bits, &primes).ok()?;
+    let mut rng = primekit::hazmat::random::os_seeded().ok()?;
+    let pairs: Vec<_> = primes
+        .iter()
+        .map(|p| {
+            let mr = primekit::hazmat::primality::MillerRabin::new(p).ok()?;
+            let b = mr.random_base(&mut rng).ok()?;
+            Some((mr, b))
+        })
+        .collect::<Option<_>>()?;
+    let c_mr = mean_median(&(0..3).map(|_| super::cpu_clock::cpu_pass(&pairs, |(m, b)| assert!(m.passes_ct(b)))).collect::<Vec<_>>()).1;
+    Some(Costs { c_td: c["c_td_ms"].as_f64()?, c_mr, c_lucas: 0.0 })
+}
+
 pub fn run(a: Args) -> ExitCode {
     if a.count == 0 || a.bits.iter().any(|&b| !(64..=8192).contains(&b)) {
         eprintln!("error: --count must be positive and --bits within 64..=8192");
@@ -54,13 +78,15 @@ pub fn run(a: Args) -> ExitCode {
     eprintln!("|---|---|---|---|---|---|");
     for &bits in &a.bits {
         let r = table4_r(bits);
-        let cfg = Config { pga: Pga::Openssl, sieve: SieveKind::Openssl, safe: false, bits, r, l: 16000, gamma: 128.0 };
+        let s_sieve = if a.as_published { 2047 } else { r };
+        let cfg = Config { pga: Pga::Openssl, sieve: SieveKind::Openssl, safe: false, bits, r: s_sieve, l: 16000, gamma: 128.0 };
         let t_mrac = mrac_rounds(bits as u64);
         let arms = [("mr64", 64u32), ("mrac", t_mrac)];
         let mut gens = Vec::new();
-        for (_, t) in arms {
+        for (name, t) in arms {
+            let td = if a.as_published && name == "mr64" { r } else { 0 };
             match Generator::new(&cfg) {
-                Ok(g) => gens.push(g.with_mr_rounds(t)),
+                Ok(g) => gens.push(g.with_mr_rounds(t).with_redundant_trial_division(td)),
                 Err(e) => {
                     eprintln!("error: {e}");
                     return ExitCode::from(2);
@@ -70,7 +96,7 @@ pub fn run(a: Args) -> ExitCode {
         let mut samples = [Vec::new(), Vec::new()];
         for i in 0..a.count {
             for (k, g) in gens.iter_mut().enumerate() {
-                let start = Instant::now();
+                let start = thread_cpu_ms();
                 let out = match g.generate_retrying(&mut rng) {
                     Ok(o) => o,
                     Err(e) => {
@@ -78,7 +104,7 @@ pub fn run(a: Args) -> ExitCode {
                         return ExitCode::from(1);
                     }
                 };
-                samples[k].push(start.elapsed().as_secs_f64() * 1e3);
+                samples[k].push(thread_cpu_ms() - start);
                 if i == 0 {
                     assert!(primekit::is_prime(&out.prime), "composite output");
                 }
@@ -87,11 +113,21 @@ pub fn run(a: Args) -> ExitCode {
         let means: Vec<f64> = samples.iter().map(|s| mean_median(s).0).collect();
         for (k, (name, t)) in arms.iter().enumerate() {
             super::emit::line(
-                json!({"op": "table5", "engine": "primekit", "inside": name, "bits": bits, "r": r, "t": t, "count": a.count, "mean_ms": means[k], "median_ms": mean_median(&samples[k]).1}),
+                json!({"op": "table5", "engine": "primekit", "inside": name, "bits": bits, "r": r, "sieve_primes": s_sieve, "t": t, "count": a.count, "mean_ms": means[k], "median_ms": mean_median(&samples[k]).1}),
             );
         }
         let overhead = 100.0 * (means[0] / means[1] - 1.0);
-        super::emit::line(json!({"op": "table5", "bits": bits, "overhead_pct": overhead, "paper_overhead_pct": paper_overhead(bits)}));
+        // Appendix A's prediction from C_TD and C_MR measured here (eq. 10 over eq. 9); C_MR
+        // is a constant-time round, as the generator runs them.
+        let model = model_costs(bits, a.seed).map(|costs| {
+            let td = if a.as_published { r } else { 0 };
+            let eq9 = generation_cost_eq9(bits as u64, s_sieve, t_mrac, &costs);
+            100.0 * (generation_cost_eq10(bits as u64, s_sieve, td, 64, &costs) / eq9 - 1.0)
+        });
+        super::emit::line(
+            json!({"op": "table5", "bits": bits, "sieve_primes": s_sieve, "redundant_td": if a.as_published { r } else { 0 },
+                                 "overhead_pct": overhead, "model_overhead_pct": model, "paper_overhead_pct": paper_overhead(bits)}),
+        );
         let paper = paper_overhead(bits).map(|p| format!("{p:.0}%")).unwrap_or_else(|| "-".into());
         eprintln!("| {bits} | {r} | {:.2} | {:.2} ({t_mrac}) | {overhead:.0}% | {paper} |", means[0], means[1]);
     }

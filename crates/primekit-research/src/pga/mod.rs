@@ -213,6 +213,8 @@ struct Acceptance {
     k: u32,
     t: u32,
     safe: bool,
+    /// Trial division by the first `td` odd primes before the rounds (0: none).
+    td: usize,
 }
 
 impl Acceptance {
@@ -222,6 +224,9 @@ impl Acceptance {
             return Ok(None);
         }
         c.candidates += 1;
+        if self.td > 0 && primekit::hazmat::sieve::trial_divide_vartime(&n.to_u64_digits(), self.td).is_some() {
+            return Ok(Some(false));
+        }
         probable_prime(n, self.t, self.safe, rng).map(Some)
     }
 }
@@ -240,6 +245,7 @@ pub struct Generator {
     cfg: Config,
     derived: params::Derived,
     sieve: Box<dyn Sieve + Send>,
+    redundant_td: usize,
 }
 
 impl Generator {
@@ -272,7 +278,7 @@ impl Generator {
             SieveKind::Openssl => Box::new(sieve_openssl::OpensslSieve::new(k, cfg.r, cfg.safe)),
             SieveKind::Dirichlet => Box::new(sieve_dirichlet::DirichletSieve::new(k, cfg.r, cfg.safe)?),
         };
-        Ok(Generator { cfg, derived, sieve })
+        Ok(Generator { cfg, derived, sieve, redundant_td: 0 })
     }
 
     /// The effective configuration (L possibly raised, see [`Config::l`]).
@@ -293,10 +299,19 @@ impl Generator {
         self
     }
 
+    /// Trial division by the first `r` odd primes inside the primality test, before its
+    /// rounds: redundant after a sieve by at least r primes (every candidate passes it), as
+    /// in Massimo & Paterson's (2020) Table 5 experiment, where OpenSSL's generator called their MR64
+    /// test with its Table 4 trial division (Appendix A, eq. 10).
+    pub fn with_redundant_trial_division(mut self, r: usize) -> Self {
+        self.redundant_td = r;
+        self
+    }
+
     /// One call of the PGA (may report failure, as the thesis's functions do).
     pub fn generate(&mut self, rng: &mut dyn CryptoRngCore) -> Result<Outcome, Error> {
         let (safe, l) = (self.cfg.safe, self.cfg.l);
-        let accept = Acceptance { k: self.cfg.bits, t: self.derived.t, safe };
+        let accept = Acceptance { k: self.cfg.bits, t: self.derived.t, safe, td: self.redundant_td };
         let sieve = self.sieve.as_mut();
         match self.cfg.pga {
             // Safe NSS PGA: U = ∞ (§4.3.2).
