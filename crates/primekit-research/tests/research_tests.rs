@@ -121,6 +121,7 @@ fn pseudoprime_lists_pass_their_lucas_test_and_fail_bpsw() {
         assert!(run(TestKind::Lucas, n, 0), "Lucas psp {n} must pass the standard Lucas test");
         assert!(run(TestKind::NistLucas, n, 0), "Lucas psp {n} must pass the NIST Lucas test");
         assert!(!run(TestKind::Bpsw, n, 0), "BPSW must reject {n}");
+        assert!(!run(TestKind::BpswStandard, n, 0), "BPSW with the standard Lucas test must reject {n}");
     }
 }
 
@@ -149,6 +150,7 @@ fn every_corpus_composite_is_rejected_where_theory_says_so() {
         let n = &row.n;
         assert!(!run(TestKind::Bpsw, n, 0), "BPSW accepted composite {n}");
         assert!(!run(TestKind::Bpsw, n, 128), "BPSW (r=128) accepted composite {n}");
+        assert!(!run(TestKind::BpswStandard, n, 0), "BPSW (standard Lucas) accepted composite {n}");
         // Outside the lists, acceptance must be confirmed by the definitional oracle
         // (the lists are per-source excerpts: Go tags 635627 only as extra strong).
         // Selfridge's method A is defined for odd n >= 3 (1 is odd but outside it).
@@ -173,7 +175,7 @@ fn every_corpus_composite_is_rejected_where_theory_says_so() {
 fn every_corpus_prime_passes_every_test() {
     for row in corpus().iter().filter(|r| r.prime) {
         let n = &row.n;
-        for k in [TestKind::Bpsw, TestKind::StrongLucas, TestKind::Lucas, TestKind::NistLucas, TestKind::Mrac] {
+        for k in [TestKind::Bpsw, TestKind::BpswStandard, TestKind::StrongLucas, TestKind::Lucas, TestKind::NistLucas, TestKind::Mrac] {
             for r in [0, 64] {
                 assert!(run(k, n, r), "{} rejected prime {n} (r={r})", k.name());
             }

@@ -61,12 +61,22 @@ pub enum TestKind {
     StrongLucas,
     /// Le Masle et al. 2011, Alg. 2 (NIST FIPS 186-4 C.3.3).
     NistLucas,
+    /// MR base 2 then the standard Lucas test (Massimo & Paterson 2020, Appendix B's code).
+    BpswStandard,
 }
 
 impl TestKind {
     /// Every test.
-    pub const ALL: [TestKind; 7] =
-        [TestKind::Mrac, TestKind::Mr64, TestKind::Mr128, TestKind::Bpsw, TestKind::Lucas, TestKind::StrongLucas, TestKind::NistLucas];
+    pub const ALL: [TestKind; 8] = [
+        TestKind::Mrac,
+        TestKind::Mr64,
+        TestKind::Mr128,
+        TestKind::Bpsw,
+        TestKind::Lucas,
+        TestKind::StrongLucas,
+        TestKind::NistLucas,
+        TestKind::BpswStandard,
+    ];
 
     /// The four tests of Massimo & Paterson 2020, Table 2.
     pub const TABLE2: [TestKind; 4] = [TestKind::Mrac, TestKind::Mr64, TestKind::Mr128, TestKind::Bpsw];
@@ -81,6 +91,7 @@ impl TestKind {
             TestKind::Lucas => "lucas",
             TestKind::StrongLucas => "strong_lucas",
             TestKind::NistLucas => "nist_lucas",
+            TestKind::BpswStandard => "bpsw_standard",
         }
     }
 
@@ -100,6 +111,7 @@ impl TestKind {
             TestKind::Lucas => lucas::lucas(n, r),
             TestKind::StrongLucas => lucas::strong_lucas(n, r),
             TestKind::NistLucas => nist_lucas::nist_lucas(n, r),
+            TestKind::BpswStandard => bpsw::bpsw_standard(n, r),
         }
     }
 }
