@@ -52,6 +52,25 @@ pub fn expected_prime_gap(k: u32) -> f64 {
     k as f64 * LN_2
 }
 
+/// Hardy–Littlewood's twin prime constant C = Π_{p>2} p(p-2)/(p-1)².
+pub const TWIN_PRIME_CONSTANT: f64 = 0.660_161_815_846_869_6;
+
+/// The mean gap between k-bit safe primes (Dobrosavljević 2021, §3.4.1 and Appendix A.3):
+/// the 2^(k-1) k-bit integers over the ζ(2^(k-1)) - ζ(2^(k-2)) safe primes among them, with
+/// ζ(n) = 2 C n / ln² n Sophie Germain primes below n. About 763,000 at k = 1024.
+pub fn expected_safe_prime_gap(k: u32) -> f64 {
+    let l = |m: u32| (m as f64 * LN_2).powi(2);
+    1.0 / (TWIN_PRIME_CONSTANT * (2.0 / l(k - 1) - 1.0 / l(k - 2)))
+}
+
+/// Eq. 3.14-3.15: log2 of the interval a with Markov's bound P[X >= a] <= E[X]/a at most
+/// 2^-γ for the safe-prime gap X: log2 a = log2 E[X] + γ (about 147.5 at k = 1024,
+/// γ = 128). Valid as a bound on the safe Natural PGA's failure only under the thesis's
+/// caveat (it is Markov's inequality, assuming nothing about Var[X]).
+pub fn safe_natural_markov_log2_l(k: u32, gamma: f64) -> f64 {
+    expected_safe_prime_gap(k).log2() + gamma
+}
+
 /// log2 E[G_k^r] ≈ log2 Π (1 + 1/(p_i - 1)) over the first r odd primes (§3.2.3,
 /// after Massimo–Paterson): the mean gap between numbers free of those primes.
 pub fn log2_sieve_gap(r: usize) -> f64 {
@@ -147,6 +166,18 @@ pub fn derive_openssl(k: u32, gamma: f64, r: usize) -> Result<Derived, Error> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn safe_prime_gap_and_markov_interval_match_the_thesis() {
+        use super::*;
+        // §3.4.1: "≈ 763,000 for k = 1024" and "log2(a) ≈ 147.5" for γ = 128.
+        let gap = expected_safe_prime_gap(1024);
+        assert!((gap / 763_000.0 - 1.0).abs() < 0.01, "{gap}");
+        let a = safe_natural_markov_log2_l(1024, 128.0);
+        assert!((a - 147.5).abs() < 0.1, "{a}");
+        // The ordinary gap at the same size is about 710 (k ln 2).
+        assert!((expected_prime_gap(1024) - 710.0).abs() < 1.0);
+    }
+
     use super::*;
 
     #[test]
