@@ -18,9 +18,5 @@ fn claims_table_matches_the_committed_json() {
     let doc = std::fs::read_to_string(root.join("docs/research.md")).expect("docs/research.md");
     let begin = doc.find("<!-- claims:begin -->\n").expect("claims:begin marker") + "<!-- claims:begin -->\n".len();
     let end = doc.find("<!-- claims:end -->").expect("claims:end marker");
-    assert_eq!(
-        &doc[begin..end],
-        generated,
-        "docs/research.md's claims table is stale: regenerate it with `primekit claims` and paste it between the markers"
-    );
+    assert_eq!(&doc[begin..end], generated, "docs/research.md's claims table is stale: run tools/update_claims.sh");
 }
