@@ -168,7 +168,10 @@ fn large_and_safe_certificates() {
     let (p, cert) = generate_provable_prime(4096).unwrap();
     assert_eq!(p.bits(), 4096);
     assert_valid(&p, &cert);
-    let (p, cert) = generate_provable_safe_prime(1024).unwrap();
-    assert_eq!(p.bits(), 1024);
-    assert_valid(&p, &cert);
+    for bits in [1024u32, 2048] {
+        let (p, cert) = generate_provable_safe_prime(bits).unwrap();
+        assert_eq!(p.bits(), u64::from(bits));
+        assert!(cert.steps.iter().any(|s| s.n == (&p - 1u8) >> 1), "q is proven too");
+        assert_valid(&p, &cert);
+    }
 }
