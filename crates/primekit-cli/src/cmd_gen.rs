@@ -43,6 +43,10 @@ pub struct Args {
     /// routine (SHA-256; the seed length is 4 bits per hex digit), reproducibly.
     #[arg(long, requires = "provable", conflicts_with = "safe")]
     seed: Option<String>,
+    /// With --provable: Maurer's random relative sizes (closer to uniform over primes of
+    /// the size, slower) instead of the fixed 1/2.
+    #[arg(long, requires = "provable", conflicts_with_all = ["safe", "seed"])]
+    maurer: bool,
 }
 
 /// Prints `p` as the CLI does everywhere: decimal, or 0x-prefixed lowercase hex.
@@ -113,6 +117,7 @@ fn run_provable(a: &Args) -> ExitCode {
             }
         },
         (None, true) => primekit::generate_provable_safe_prime(a.bits),
+        (None, false) if a.maurer => primekit::hazmat::gen::generate_provable_prime_maurer(a.bits),
         (None, false) => primekit::generate_provable_prime(a.bits),
     };
     let (p, cert) = match made {

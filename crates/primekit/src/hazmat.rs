@@ -61,6 +61,7 @@ pub mod sieve {
 pub mod gen {
     pub use crate::gen::candidate::{fermat_base_two_ct, fermat_base_two_scalar_ct};
     pub use crate::gen::generate_prime_with_rng;
+    pub use crate::gen::provable::generate_provable_prime_maurer;
     pub use crate::gen::shawe_taylor::{shawe_taylor_random_prime, ShaweTaylorPrime};
     pub use crate::gen::tuning::{
         default_sieve_primes, generate_prime_probed, generate_primes_probed, generate_with_sieve_primes, max_sieve_primes, warm_up, Probe,

@@ -164,6 +164,30 @@ fn shawe_taylor_is_reproducible_from_its_seed() {
 }
 
 #[test]
+fn maurer_random_sizes_verify_and_vary() {
+    use primekit::hazmat::gen::generate_provable_prime_maurer;
+    for bits in [128u32, 1024] {
+        let (p, cert) = generate_provable_prime_maurer(bits).unwrap();
+        assert_eq!(p.bits(), u64::from(bits));
+        assert_valid(&p, &cert);
+    }
+    // The top factor's relative size is drawn from [1/2, 1 - 20/k]: over 24 primes of 400
+    // bits it takes many values, averaging well above the fixed construction's 1/2.
+    let sizes: Vec<f64> = (0..24)
+        .map(|_| {
+            let (p, cert) = generate_provable_prime_maurer(400).unwrap();
+            assert_eq!(cert.steps[0].n, p);
+            cert.steps[0].factors[0].q.bits() as f64 / 400.0
+        })
+        .collect();
+    let distinct: std::collections::BTreeSet<u64> = sizes.iter().map(|s| (s * 400.0) as u64).collect();
+    let mean = sizes.iter().sum::<f64>() / sizes.len() as f64;
+    assert!(distinct.len() >= 8, "{sizes:?}");
+    assert!(sizes.iter().all(|&s| (0.5..=0.95).contains(&s)), "{sizes:?}");
+    assert!(mean > 0.6, "{mean}");
+}
+
+#[test]
 fn large_and_safe_certificates() {
     let (p, cert) = generate_provable_prime(4096).unwrap();
     assert_eq!(p.bits(), 4096);

@@ -9,8 +9,11 @@
 //! decides. Each level costs a few exponentiations per candidate.
 //!
 //! Maurer's full algorithm draws the relative size of q at random in [1/2, 1], which
-//! makes the output close to uniform over primes of the size; the fixed 1/2 here is
-//! cheaper (each level costs about an eighth of the one above) but less uniform.
+//! makes the output close to uniform over primes of the size; the fixed 1/2 of
+//! [`generate_provable_prime`] is cheaper (each level costs about an eighth of the one
+//! above) but less uniform. [`generate_provable_prime_maurer`] (in `hazmat::gen`) draws
+//! it: x = 2^(s-1), s uniform in [0, 1], as Maurer 1995 does for k > 2m, keeping at least
+//! m = 20 bits for R so the search range never runs dry.
 //!
 //! Not the FIPS 186-5 seeded Shawe-Taylor procedure (for primes re-derivable from a
 //! seed, see [`super::shawe_taylor`], `hazmat::gen::shawe_taylor_random_prime`). Not
@@ -49,6 +52,46 @@ pub fn generate_provable_prime(bits: u32) -> Result<(BigUint, Certificate), Erro
     let mut steps = Vec::new();
     let p = provable(bits, &mut rng, &mut steps, false)?;
     Ok((p, Certificate { steps }))
+}
+
+/// A random prime of exactly `bits` bits with its certificate, by Maurer's algorithm with
+/// the relative size of each level's proven factor drawn at random (see the module
+/// documentation): closer to uniform over `bits`-bit primes than [`generate_provable_prime`],
+/// at a higher cost (the factors are larger on average).
+pub fn generate_provable_prime_maurer(bits: u32) -> Result<(BigUint, Certificate), Error> {
+    check_bits(bits)?;
+    let mut rng = os_seeded()?;
+    let mut steps = Vec::new();
+    let p = provable_sized(bits, &mut rng, &mut steps, false, RelativeSize::Random)?;
+    Ok((p, Certificate { steps }))
+}
+
+/// How large each level's proven factor q is relative to N.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RelativeSize {
+    /// ceil(k/2) + 1 bits: the least that keeps q^2 > N.
+    Half,
+    /// Maurer's random x = 2^(s-1) in [1/2, 1], with at least [`MAURER_MARGIN`] bits left for R.
+    Random,
+}
+
+/// Bits kept for R in Maurer's random sizing (his m).
+const MAURER_MARGIN: u32 = 20;
+
+/// Bits of the proven factor q under `size` for a `bits`-bit N.
+fn factor_bits(bits: u32, size: RelativeSize, rng: &mut impl CryptoRngCore) -> u32 {
+    let half = bits.div_ceil(2) + 1;
+    match size {
+        RelativeSize::Half => half,
+        RelativeSize::Random => {
+            if bits <= 2 * MAURER_MARGIN + 2 {
+                return half;
+            }
+            let s = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+            let x = (s - 1.0).exp2();
+            ((x * bits as f64) as u32).clamp(half, bits - MAURER_MARGIN)
+        }
+    }
 }
 
 /// A random safe prime p = 2q + 1 of exactly `bits` bits, q prime, both proven: the
@@ -138,6 +181,17 @@ fn fermat_base_3(p: &BigUint) -> bool {
 /// first. `safe_top`: also require 2N + 1 to pass a base-3 Fermat test (for
 /// [`generate_provable_safe_prime`]).
 fn provable(bits: u32, rng: &mut impl CryptoRngCore, steps: &mut Vec<Step>, safe_top: bool) -> Result<BigUint, Error> {
+    provable_sized(bits, rng, steps, safe_top, RelativeSize::Half)
+}
+
+/// [`provable`] with the factor sizes chosen by `size` at every level.
+fn provable_sized(
+    bits: u32,
+    rng: &mut impl CryptoRngCore,
+    steps: &mut Vec<Step>,
+    safe_top: bool,
+    size: RelativeSize,
+) -> Result<BigUint, Error> {
     if bits <= 64 {
         debug_assert!(!safe_top, "safe primes are at least 67 bits (check_bits)");
         loop {
@@ -149,7 +203,8 @@ fn provable(bits: u32, rng: &mut impl CryptoRngCore, steps: &mut Vec<Step>, safe
         }
     }
     let mut sub = Vec::new();
-    let q = provable(bits.div_ceil(2) + 1, rng, &mut sub, false)?;
+    let q_bits = factor_bits(bits, size, rng);
+    let q = provable_sized(q_bits, rng, &mut sub, false, size)?;
     let two_q = &q << 1u8;
     // N = 2 R q + 1 in [2^(bits-1), 2^bits): R in [ceil((2^(bits-1) - 1) / 2q), (2^bits - 2) / 2q].
     let r_lo = ((BigUint::one() << (bits - 1)) - 1u8).div_ceil(&two_q);
