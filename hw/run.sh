@@ -147,6 +147,23 @@ for l in sys.stdin:
         echo "hw: synthesised the K=1024 multiplier, N_p=$1 N_r=$2"
       done
     fi
+    if [ "${HW_SKIP_GENERIC:-0}" != 1 ]; then
+      # Technology-independent gate counts (a trend beside Table II's TSMC NAND2
+      # equivalents, which need libraries we do not have): the tester's other modules once,
+      # the multiplier per configuration.
+      if [ "${HW_SKIP_REST:-0}" != 1 ]; then
+        bash "$here/synth/synth.sh" lucas_tester 1024 1 1 "$build/generic-lucas_tester.json" generic
+        python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(json.dumps({"module": "lucas_tester", "k": 1024, "flow": "generic", "modules": {k: v.get("num_cells_by_type", {}) for k, v in d["modules"].items()}}))' \
+          "$build/generic-lucas_tester.json" >"$out/generic-1024-lucas_tester.json"
+      fi
+      for c in "${cfgs[@]}"; do
+        set -- $c
+        bash "$here/synth/synth.sh" lucas_mont_mul 1024 "$1" "$2" "$build/generic-mul-$1-$2.json" generic
+        python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(json.dumps({"module": "lucas_mont_mul", "k": 1024, "np": int(sys.argv[2]), "nr": int(sys.argv[3]), "flow": "generic", "cells": d["design"]["num_cells_by_type"]}))' \
+          "$build/generic-mul-$1-$2.json" "$1" "$2" >"$out/generic-1024-mul-np$1-nr$2.json"
+        echo "hw: generic gate count of the K=1024 multiplier, N_p=$1 N_r=$2"
+      done
+    fi
     ;;
   *) echo "usage: hw/run.sh test|report" >&2; exit 2 ;;
 esac

@@ -40,6 +40,8 @@ const TABLE2: [(&str, u64, u64, f64, f64); 9] = [
     ("65 nm", 3, 8, 0.50, 2.01),
     ("45 nm", 3, 2, 1.66, 0.90),
 ];
+/// Table II's area column (kGates, NAND2 equivalents), in TABLE2's order.
+const TABLE2_KGATES: [u32; 9] = [400, 416, 464, 498, 533, 595, 709, 838, 618];
 const FPGA_MHZ: f64 = 150.0;
 
 fn read_json(path: &Path) -> Option<Value> {
@@ -61,6 +63,38 @@ fn luts_ffs(cells: &Value) -> (u64, u64) {
         }
     }
     (luts, ffs)
+}
+
+/// Rough NAND2 equivalents of Yosys' generic cells (`synth; abc -g ...`): INV 0.67, NAND2 and
+/// NOR2 1, AND2 and OR2 1.33, XOR2, XNOR2 and MUX2 2.33, a flip-flop 5 (with its enable or
+/// reset). Conventional standard-cell ratios, for a trend only: not TSMC's cells.
+fn gate_equivalents(cells: &Value) -> f64 {
+    cells.as_object().map_or(0.0, |m| {
+        m.iter()
+            .map(|(k, v)| {
+                let n = v.as_f64().unwrap_or(0.0);
+                let w = match k.as_str() {
+                    "$_NOT_" => 0.67,
+                    "$_NAND_" | "$_NOR_" => 1.0,
+                    "$_AND_" | "$_OR_" => 1.33,
+                    "$_XOR_" | "$_XNOR_" | "$_MUX_" => 2.33,
+                    k if k.contains("DFF") => 5.0,
+                    _ => 1.0,
+                };
+                n * w
+            })
+            .sum()
+    })
+}
+
+/// Generic gate equivalents of the tester for (N_p, N_r): its modules other than the
+/// multiplier (one hierarchical run) plus the configuration's multiplier.
+fn generic_gates(dir: &Path, np: u64, nr: u64) -> Option<f64> {
+    let rest = read_json(&dir.join("generic-1024-lucas_tester.json"))?;
+    let mul = read_json(&dir.join(format!("generic-1024-mul-np{np}-nr{nr}.json")))?;
+    let others: f64 =
+        rest["modules"].as_object()?.iter().filter(|(k, _)| !k.contains("lucas_mont_mul")).map(|(_, c)| gate_equivalents(c)).sum();
+    Some(others + gate_equivalents(&mul["cells"]))
 }
 
 /// The tester without its multiplier, from the hierarchical synthesis of the whole tester.
@@ -134,7 +168,17 @@ fn report(dir: &Path) -> Result<(), String> {
          inputs, top bit set; the paper used 10,000 random 1024-bit values) and over the `prime` class (every stage runs). \
          LUTs and flip-flops: Yosys `synth_xilinx -family xc5v` (Virtex-5, experimental in Yosys) without I/O buffers; the \
          multiplier synthesised per configuration, the rest of the tester once (hierarchy kept). \"Paper cycles\" are the \
-         paper's time × its clock. Every simulated input agreed with the software model (`agree` = `inputs`).\n"
+         paper's time × its clock.\n"
+    );
+    let sims: Vec<Value> =
+        TABLE1.iter().filter_map(|&(np, nr, _, _)| read_json(&dir.join(format!("sim-1024-np{np}-nr{nr}.json")))).collect();
+    let (inputs, agree): (u64, u64) =
+        sims.iter().fold((0, 0), |(i, a), s| (i + s["inputs"].as_u64().unwrap_or(0), a + s["agree"].as_u64().unwrap_or(0)));
+    let _ = writeln!(
+        md,
+        "Agreement with the software model (verdicts, and U, V at one random ladder step per input): {agree} of {inputs} \
+         simulated 1024-bit inputs over {} configurations.\n",
+        sims.len()
     );
     let _ = writeln!(md, "## Table I: Virtex-5 at {FPGA_MHZ} MHz\n");
     let _ = writeln!(
@@ -187,20 +231,34 @@ fn report(dir: &Path) -> Result<(), String> {
          case), so ours are the mean cycles of the `prime` class (full ladder) at the paper's clock. No TSMC library here, so \
          no area or power.\n"
     );
-    let _ = writeln!(md, "| process | N_p | N_r | GHz | our ms | paper ms | paper cycles | ours / paper |");
-    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|");
-    for (proc_, np, nr, ghz, p_ms) in TABLE2 {
+    let _ = writeln!(
+        md,
+        "| process | N_p | N_r | GHz | our ms | paper ms | paper cycles | ours / paper | our generic kGE (trend) | paper kGates |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|");
+    for (i, (proc_, np, nr, ghz, p_ms)) in TABLE2.into_iter().enumerate() {
         let p_cycles = p_ms * ghz * 1e6;
+        let gates = generic_gates(dir, np, nr).map_or("not synthesised".into(), |g| format!("{:.0}", g / 1e3));
+        let kgates = TABLE2_KGATES[i];
         match our_full.get(&(np, nr)) {
             Some(c) => {
                 let ms = c / (ghz * 1e6);
-                let _ = writeln!(md, "| {proc_} | {np} | {nr} | {ghz:.2} | {ms:.3} | {p_ms} | {p_cycles:.0} | {:.2} |", ms / p_ms);
+                let _ = writeln!(
+                    md,
+                    "| {proc_} | {np} | {nr} | {ghz:.2} | {ms:.3} | {p_ms} | {p_cycles:.0} | {:.2} | {gates} | {kgates} |",
+                    ms / p_ms
+                );
             }
             None => {
-                let _ = writeln!(md, "| {proc_} | {np} | {nr} | {ghz:.2} | not run | {p_ms} | {p_cycles:.0} | |");
+                let _ = writeln!(md, "| {proc_} | {np} | {nr} | {ghz:.2} | not run | {p_ms} | {p_cycles:.0} | | {gates} | {kgates} |");
             }
         }
     }
+    let _ = writeln!(
+        md,
+        "\nGeneric kGE: Yosys `synth; abc -g AND,NAND,OR,NOR,XOR,XNOR,MUX` cells weighted as rough NAND2 equivalents \
+         (INV 0.67, NAND/NOR 1, AND/OR 1.33, XOR/XNOR/MUX 2.33, flip-flop 5): a trend across configurations, not a TSMC gate count."
+    );
     let _ = writeln!(md, "\n## CPU: primekit's NIST Lucas test on the same inputs\n");
     let _ = writeln!(
         md,
