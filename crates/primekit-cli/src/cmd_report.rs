@@ -233,64 +233,39 @@ fn report(a: &ReportArgs) -> Result<(), String> {
     std::fs::create_dir_all(&a.out).map_err(|e| format!("{}: {e}", a.out.display()))?;
     crate::plots::init_font()?;
     let step = |s: &str| eprintln!("[report] {s}");
-    step("Table 2 (bench suite)");
-    let t2 = suite::measure(&suite::Args {
-        bits: vec![512, 1024, 2048],
-        r: vec![0, 64, 128, 384, 2047],
-        tests: ["mrac", "mr64", "mr128", "bpsw"].map(String::from).to_vec(),
-        count: a.count,
-        primes: Some(a.primes),
-        jobs: a.jobs,
-        shard: Shard::ALL,
-        seed: a.seed,
-        engine: "primekit".into(),
-    })?;
-    write_jsonl(&a.out.join("table2.jsonl"), &t2)?;
-    let t2md = suite::markdown(&t2);
-    write(&a.out.join("table2.md"), &t2md)?;
-    step("r sweeps for Figures 4-7");
-    let sweep = suite::measure(&suite::Args {
-        bits: a.sweep_bits.clone(),
-        r: a.sweep_r.clone(),
-        tests: vec!["mrac".into(), "mr64".into()],
-        count: a.count,
-        primes: Some(a.primes),
-        jobs: a.jobs,
-        shard: Shard::ALL,
-        seed: a.seed ^ 0x5eed,
-        engine: "primekit".into(),
-    })?;
-    write_jsonl(&a.out.join("sweep.jsonl"), &sweep)?;
+    // Table 2 and the r sweeps behind Figures 4-7, on one engine's arithmetic (same inputs
+    // for every engine: the seeds do not depend on it).
+    // Returns Table 2's markdown and the sweep's records.
+    let run_suite = |engine: &str, tests: &[&str], suffix: &str| -> Result<(String, Vec<Value>), String> {
+        let args = |bits: Vec<u32>, r: Vec<usize>, tests: Vec<String>, seed: u64| suite::Args {
+            bits,
+            r,
+            tests,
+            count: a.count,
+            primes: Some(a.primes),
+            jobs: a.jobs,
+            shard: Shard::ALL,
+            seed,
+            engine: engine.into(),
+        };
+        step(&format!("Table 2 (bench suite, {engine} arithmetic)"));
+        let t2 = suite::measure(&args(
+            vec![512, 1024, 2048],
+            vec![0, 64, 128, 384, 2047],
+            tests.iter().map(|t| t.to_string()).collect(),
+            a.seed,
+        ))?;
+        write_jsonl(&a.out.join(format!("table2{suffix}.jsonl")), &t2)?;
+        let t2md = suite::markdown(&t2);
+        write(&a.out.join(format!("table2{suffix}.md")), &t2md)?;
+        step(&format!("r sweeps for Figures 4-7 ({engine} arithmetic)"));
+        let sweep = suite::measure(&args(a.sweep_bits.clone(), a.sweep_r.clone(), vec!["mrac".into(), "mr64".into()], a.seed ^ 0x5eed))?;
+        write_jsonl(&a.out.join(format!("sweep{suffix}.jsonl")), &sweep)?;
+        Ok((t2md, sweep))
+    };
+    let (t2md, sweep) = run_suite("primekit", &["mrac", "mr64", "mr128", "bpsw"], "")?;
     #[cfg(feature = "compare")]
-    {
-        // The same experiments on OpenSSL's arithmetic (the paper's), same inputs.
-        step("Table 2 and the r sweeps on OpenSSL's arithmetic");
-        let t2o = suite::measure(&suite::Args {
-            bits: vec![512, 1024, 2048],
-            r: vec![0, 64, 128, 384, 2047],
-            tests: ["mrac", "mr64", "mr128"].map(String::from).to_vec(),
-            count: a.count,
-            primes: Some(a.primes),
-            jobs: a.jobs,
-            shard: Shard::ALL,
-            seed: a.seed,
-            engine: "openssl".into(),
-        })?;
-        write_jsonl(&a.out.join("table2-openssl.jsonl"), &t2o)?;
-        write(&a.out.join("table2-openssl.md"), &suite::markdown(&t2o))?;
-        let sweep_o = suite::measure(&suite::Args {
-            bits: a.sweep_bits.clone(),
-            r: a.sweep_r.clone(),
-            tests: vec!["mrac".into(), "mr64".into()],
-            count: a.count,
-            primes: Some(a.primes),
-            jobs: a.jobs,
-            shard: Shard::ALL,
-            seed: a.seed ^ 0x5eed,
-            engine: "openssl".into(),
-        })?;
-        write_jsonl(&a.out.join("sweep-openssl.jsonl"), &sweep_o)?;
-    }
+    run_suite("openssl", &["mrac", "mr64", "mr128"], "-openssl")?;
     step("Table 3 (bench adversarial)");
     let t3 = adversarial::measure(&adversarial::Args { bits: 1024, count: a.adversarial, jobs: a.jobs, shard: Shard::ALL, seed: a.seed })?;
     write_jsonl(&a.out.join("table3.jsonl"), &t3)?;
