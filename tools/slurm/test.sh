@@ -26,11 +26,22 @@ fi
 export PRIMEKIT
 
 work=$(mktemp -d /tmp/primekit-slurm.XXXXXX)
-pids=()
 cleanup() {
-  for f in "$work"/slurmctld.pid "$work"/slurmd.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true; done
+  # Daemons first, then wait for them to let go of the state directory (slurmctld may
+  # still be writing it); nothing here may change the script's status.
+  local pids=()
+  for f in "$work"/slurmctld.pid "$work"/slurmd.pid; do
+    [ -f "$f" ] && pids+=("$(cat "$f")")
+  done
+  [ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null || true
+  for _ in $(seq 50); do
+    alive=0
+    for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+    [ $alive = 0 ] && break
+    sleep 0.1
+  done
   [ -n "${munge_started:-}" ] && pkill -u munge munged 2>/dev/null || true
-  rm -rf "$work"
+  rm -rf "$work" 2>/dev/null || true
 }
 trap cleanup EXIT
 
