@@ -63,8 +63,15 @@ def generate_rsa_key(bits: int, e: int | None = None, *, insecure: bool = False)
     or above 16384, or e even or outside (2**16, 2**256).
     """
 
-def generate_provable_prime(bits: int, /, *, safe: bool = False) -> tuple[int, str]:
-    """Return (p, certificate JSON): a provable prime and its Pocklington certificate."""
+def generate_provable_prime(
+    bits: int, /, *, safe: bool = False, maurer: bool = False, seed: bytes | None = None
+) -> tuple[int, str]:
+    """Return (p, certificate JSON): a provable prime and its Pocklington certificate.
+
+    safe=True: p = 2q + 1, both proven. maurer=True: Maurer's random relative sizes
+    (closer to uniform over primes). seed=bytes: FIPS 186-5 Shawe-Taylor (SHA-256),
+    the same seed always giving the same prime. At most one of the three.
+    """
 
 def verify_certificate(cert: str | bytes, /, n: int | None = None) -> bool:
     """Return True if cert is a valid primality certificate (of n, when given)."""

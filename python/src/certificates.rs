@@ -3,19 +3,45 @@
 use crate::convert::{bits_arg, signed_int_arg};
 use crate::errors::to_py_err;
 use num_bigint::BigUint;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-/// Return (p, certificate): a random provable prime of exactly `bits` bits and its
-/// primality certificate as JSON text (docs/certificate-format.md). With safe=True,
-/// p = 2q + 1 with q prime, both proven.
+/// Return (p, certificate): a provable prime of exactly `bits` bits and its primality
+/// certificate as JSON text (docs/certificate-format.md).
 ///
-/// Raises ValueError if bits is outside 66..=8192 (67.. for safe primes).
+/// - default: Maurer's recursion with each level's proven factor half the size;
+/// - safe=True: p = 2q + 1 with q prime, both proven;
+/// - maurer=True: Maurer's random relative sizes (closer to uniform over the primes of
+///   the size, slower);
+/// - seed=bytes: the FIPS 186-5 Shawe-Taylor routine with SHA-256, deterministic: the
+///   same seed always gives the same prime (seedlen = 8 * len(seed)).
+///
+/// Raises ValueError if bits is outside 66..=8192 (67.. for safe primes; 2.. with a
+/// seed), for an empty seed, or for more than one of safe, maurer and seed.
 #[pyfunction]
-#[pyo3(signature = (bits, /, *, safe = false))]
-fn generate_provable_prime(py: Python<'_>, bits: &Bound<'_, PyAny>, safe: bool) -> PyResult<(BigUint, String)> {
+#[pyo3(signature = (bits, /, *, safe = false, maurer = false, seed = None))]
+fn generate_provable_prime(
+    py: Python<'_>,
+    bits: &Bound<'_, PyAny>,
+    safe: bool,
+    maurer: bool,
+    seed: Option<Vec<u8>>,
+) -> PyResult<(BigUint, String)> {
     let bits = bits_arg(bits, "bits")?;
+    if usize::from(safe) + usize::from(maurer) + usize::from(seed.is_some()) > 1 {
+        return Err(PyValueError::new_err("choose at most one of safe, maurer and seed"));
+    }
+    if seed.as_ref().is_some_and(|s| s.is_empty()) {
+        return Err(PyValueError::new_err("seed must not be empty"));
+    }
     let (p, cert) = py
-        .detach(|| if safe { primekit::generate_provable_safe_prime(bits) } else { primekit::generate_provable_prime(bits) })
+        .detach(|| match seed {
+            Some(seed) => primekit::hazmat::gen::shawe_taylor_random_prime(bits, &BigUint::from_bytes_be(&seed), 8 * seed.len())
+                .map(|st| (st.prime, st.certificate)),
+            None if safe => primekit::generate_provable_safe_prime(bits),
+            None if maurer => primekit::hazmat::gen::generate_provable_prime_maurer(bits),
+            None => primekit::generate_provable_prime(bits),
+        })
         .map_err(to_py_err)?;
     Ok((p, primekit::certificate::to_json(&cert)))
 }

@@ -51,3 +51,35 @@ def test_mutated_certificates_are_rejected():
     doc["steps"][0]["n"] = str(p + 2)
     doc["prime"] = str(p + 2)
     assert not primekit.verify_certificate(json.dumps(doc))
+
+
+def test_maurer_and_shawe_taylor_from_python():
+    checker = independent()
+    p, cert = primekit.generate_provable_prime(512, maurer=True)
+    assert p.bit_length() == 512 and primekit.verify_certificate(cert, p)
+    prime, steps = checker.parse(cert.encode())
+    assert prime == p
+    checker.check(steps)
+    # NIST ACVP DSA PQGVer, test group 31 (L = 2048, N = 256, SHA2-256, provable),
+    # tcId 151: q = ST_Random_Prime(256, firstseed).
+    firstseed = bytes.fromhex("86373070EE9B819ACF17C371122BD97E6041D278491EC373217D035206E49A9B")
+    q, q_cert = primekit.generate_provable_prime(256, seed=firstseed)
+    assert q == int("AC5EFCF86E76C8E9D88A25BBF75DAA0F7B99E568F8C3DAE1FFE96BB979912727", 16)
+    assert primekit.verify_certificate(q_cert, q)
+    again, _ = primekit.generate_provable_prime(256, seed=firstseed)
+    assert again == q
+    other, _ = primekit.generate_provable_prime(256, seed=firstseed[:-1] + b"\x9c")
+    assert other != q
+
+
+def test_provable_option_errors():
+    import pytest
+
+    with pytest.raises(ValueError):
+        primekit.generate_provable_prime(512, safe=True, maurer=True)
+    with pytest.raises(ValueError):
+        primekit.generate_provable_prime(512, seed=b"\x01", maurer=True)
+    with pytest.raises(ValueError):
+        primekit.generate_provable_prime(512, seed=b"")
+    with pytest.raises(TypeError):
+        primekit.generate_provable_prime(512, seed="not bytes")
