@@ -12,7 +12,7 @@ use serde_json::Value;
 use std::process::ExitCode;
 
 /// Engines that are not primekit: their lines name the peer as `kernel`.
-pub const PEERS: [&str; 2] = ["openssl", "gmp"];
+pub const PEERS: [&str; 3] = ["openssl", "gmp", "nettle"];
 
 /// The name of the kernel primekit's arithmetic runs on in this process; `main` has
 /// already refused to start when the selection is an error.

@@ -64,6 +64,11 @@ impl Mpz {
         }
     }
 
+    /// The `mpz_t` itself, for other GMP-based libraries (Nettle) that write into it.
+    pub(crate) fn as_mut_ptr(&mut self) -> *mut c_void {
+        &mut *self.0 as *mut MpzStruct as *mut c_void
+    }
+
     /// `self = b^e mod m` (`mpz_powm`).
     pub fn powm(&mut self, b: &Mpz, e: &Mpz, m: &Mpz) {
         // SAFETY: all initialised.
