@@ -199,3 +199,23 @@ fn large_and_safe_certificates() {
         assert_valid(&p, &cert);
     }
 }
+
+/// A stored 4096-bit provable safe prime (tests/data/README.md): generating one takes
+/// about a minute and a half, so the tests check a kept certificate in both checkers.
+#[test]
+fn stored_4096_bit_safe_certificate_verifies() {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/provable-safe-4096.cert.json")).unwrap();
+    let cert = from_json(text.as_bytes()).unwrap();
+    let p = verify(&cert, None).unwrap();
+    assert_eq!(p.bits(), 4096);
+    let q = (&p - 1u8) >> 1;
+    assert!(cert.steps.iter().any(|s| s.n == q), "q is proven too");
+    assert!(verify(&cert, Some(&q)).is_err(), "a certificate of p is not one of q");
+    assert_valid(&p, &cert);
+    // The same certificate offered for p + 2 is refused by both.
+    let other = &p + 2u8;
+    assert_eq!(rust_verdict(&text, Some(&other)), 1);
+    if let Some(v) = python_verdict(&text, Some(&other)) {
+        assert_eq!(v, 1);
+    }
+}
