@@ -8,6 +8,7 @@ use crate::plot;
 use clap::Args as ClapArgs;
 use num_bigint::BigUint;
 use primekit_research::pga::distribution::{analyse, Fit};
+use primekit_research::pga::params::thesis_gamma;
 use primekit_research::pga::{Config, Generator, Pga, SieveKind};
 use rayon::prelude::*;
 use serde_json::json;
@@ -31,8 +32,10 @@ pub struct Args {
     r: usize,
     #[arg(long = "L", default_value_t = 16000)]
     l: u64,
-    #[arg(long, default_value_t = 128.0)]
-    gamma: f64,
+    /// Security level γ (error and failure probability <= 2^-γ); default as in the
+    /// thesis: 128, and 100 for the safe OpenSSL PGA.
+    #[arg(long)]
+    gamma: Option<f64>,
     /// Primes to generate (the thesis used 2,240,000 = 35,000 per bin).
     #[arg(long, default_value_t = 6400)]
     count: usize,
@@ -65,14 +68,15 @@ pub fn run(a: Args) -> ExitCode {
         if a.count == 0 {
             return Err("--count must be positive".into());
         }
+        let pga = Pga::parse(&a.pga)?;
         let cfg = Config {
-            pga: Pga::parse(&a.pga)?,
+            pga,
             sieve: SieveKind::parse(&a.sieve)?,
             safe: a.safe,
             bits: a.bits,
             r: a.r,
             l: a.l,
-            gamma: a.gamma,
+            gamma: a.gamma.unwrap_or_else(|| thesis_gamma(pga, a.safe)),
         };
         let l_used = Generator::new(&cfg)?.config().l; // validates before spawning work
         let primes = generate(&cfg, a.count)?;

@@ -11,6 +11,7 @@
 use super::cpu_clock::thread_cpu_ms;
 use super::timing::mean_median;
 use clap::Args as ClapArgs;
+use primekit_research::pga::params::thesis_gamma;
 use primekit_research::pga::{Config, Generator, Pga, SieveKind};
 use rand_chacha::ChaCha20Rng;
 use serde_json::{json, Value};
@@ -40,9 +41,10 @@ pub struct Args {
     /// Search interval L (see `research::pga::Config::l`).
     #[arg(long = "L", default_value_t = 16000)]
     l: u64,
-    /// Security level γ: error and failure probability <= 2^-γ.
-    #[arg(long, default_value_t = 128.0)]
-    gamma: f64,
+    /// Security level γ (error and failure probability <= 2^-γ); default as in the
+    /// thesis: 128, and 100 for the safe OpenSSL PGA.
+    #[arg(long)]
+    gamma: Option<f64>,
     /// Primes generated per configuration.
     #[arg(long, default_value_t = 32)]
     count: usize,
@@ -190,7 +192,10 @@ pub fn run(a: Args) -> ExitCode {
             } else {
                 a.r
             };
-            Arm::new(&Config { pga, sieve, safe: a.safe, bits, r, l: a.l, gamma: a.gamma }, &mut rng)
+            Arm::new(
+                &Config { pga, sieve, safe: a.safe, bits, r, l: a.l, gamma: a.gamma.unwrap_or_else(|| thesis_gamma(pga, a.safe)) },
+                &mut rng,
+            )
         });
         let mut arms = match arms.collect::<Result<Vec<_>, _>>() {
             Ok(v) => v,

@@ -17,7 +17,7 @@
 use super::pga::{measure, os_rng};
 use crate::plot;
 use clap::Args as ClapArgs;
-use primekit_research::pga::params::natural_min_l;
+use primekit_research::pga::params::{natural_min_l, thesis_gamma};
 use primekit_research::pga::{Config, Generator, Pga, SieveKind};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -37,8 +37,10 @@ pub struct Args {
     /// Safe primes per grid point (about a second each at 1024 bits).
     #[arg(long, default_value_t = 2)]
     safe_count: usize,
-    #[arg(long, default_value_t = 128.0)]
-    gamma: f64,
+    /// Security level γ (error and failure probability <= 2^-γ); default as in the
+    /// thesis: 128, and 100 for the safe OpenSSL PGA.
+    #[arg(long)]
+    gamma: Option<f64>,
     /// Output directory.
     #[arg(long, default_value = "pga-tables")]
     out: PathBuf,
@@ -112,7 +114,7 @@ fn table(
     bits: u32,
     safe: bool,
     count: usize,
-    gamma: f64,
+    gamma: Option<f64>,
     out: &std::path::Path,
     points: &mut String,
     md: &mut String,
@@ -130,6 +132,7 @@ fn table(
     let mut best = Vec::new();
     for pga in Pga::ALL {
         for sieve in SieveKind::ALL {
+            let gamma = gamma.unwrap_or_else(|| thesis_gamma(pga, safe));
             let (rs, ls) = grid(pga, sieve, safe, bits, gamma);
             let lv = ls.clone().unwrap_or(vec![2]);
             let mut heat = vec![vec![None; lv.len()]; rs.len()];
@@ -166,7 +169,8 @@ fn table(
         }
     }
     let label = if safe { "Table 5.2 (safe primes)" } else { "Table 5.1 (primes)" };
-    writeln!(md, "\n## {label}, k = {bits}, γ = {gamma}, {count} per grid point\n")?;
+    let gamma_text = gamma.map_or("as in the thesis (128; 100 for the safe OpenSSL PGA)".to_string(), |g| format!("= {g}"));
+    writeln!(md, "\n## {label}, k = {bits}, γ {gamma_text}, {count} per grid point\n")?;
     let os = openssl_ms.map_or("n/a (build with --features compare)".to_string(), |v| format!("{v:.2}"));
     writeln!(md, "OpenSSL `BN_generate_prime_ex2` in the same run: {os} ms.\n")?;
     writeln!(md, "| PGA | sieve | best r | best L | t | min mean (ms) | / OpenSSL | thesis k=1024 (ms) | thesis / its OpenSSL |")?;
@@ -205,8 +209,12 @@ pub fn run(a: Args) -> ExitCode {
         let mut md = String::from("# Dobrosavljević 2021, Tables 5.1/5.2 reproduced (`primekit bench pga-tables`)\n\n");
         writeln!(
             md,
-            "Command: `primekit bench pga-tables --bits {:?} --count {} --safe-bits {:?} --safe-count {} --gamma {}`.",
-            a.bits, a.count, a.safe_bits, a.safe_count, a.gamma
+            "Command: `primekit bench pga-tables --bits {:?} --count {} --safe-bits {:?} --safe-count {}{}`.",
+            a.bits,
+            a.count,
+            a.safe_bits,
+            a.safe_count,
+            a.gamma.map(|g| format!(" --gamma {g}")).unwrap_or_default()
         )?;
         writeln!(md, "Minimal mean runtime over a small (r, L) grid per combination; t and U derived per point (eq. 3.1–3.13). Thesis figures: AMD EPYC 7742, k = 1024, 64 × 8,192 calls per point; compare ratios, not milliseconds. Heatmaps: `heat_<k>_<pga>_<sieve>[_safe].png`.")?;
         let mut points = String::new();
