@@ -24,9 +24,26 @@ use core::arch::x86_64::*;
 use num_bigint::BigUint;
 use num_traits::One;
 
-/// Largest number of 8-digit vectors the kernel is instantiated for (4160 bits, enough
-/// for 4096-bit moduli); larger moduli use the scalar kernel.
-pub(crate) const MAX_VECTORS: usize = 10;
+/// The vector counts the kernels are instantiated for (each a fully unrolled copy): every
+/// count up to 10 (4160 bits, the sizes of keys and most groups), then steps of at most
+/// a quarter up to 80 (33,280 bits, above `is_prime`'s 32,768-bit cap). A modulus uses
+/// the smallest count that holds its digits; the extra vectors hold zero digits.
+const INSTANTIATED: [usize; 22] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 56, 64, 80];
+
+/// Largest number of 8-digit vectors; larger moduli use the scalar kernel. The lane
+/// bound of [`amm_v`] holds up to k = 1000 digits (125 vectors).
+pub(crate) const MAX_VECTORS: usize = INSTANTIATED[INSTANTIATED.len() - 1];
+const _: () = assert!(8 * MAX_VECTORS <= 1000, "amm_v's lane bound needs k <= 1000");
+
+/// Above this many vectors [`amm_v`] forms each digit vector's products in one pass
+/// (the kernel's arrays no longer fit in registers); at and below it, in separate passes
+/// the compiler schedules freely (the key sizes, tuned that way).
+const FUSED_FROM: usize = 10;
+
+/// The instantiated vector count for k digits, if any.
+fn vectors_for(k: usize) -> Option<usize> {
+    INSTANTIATED.iter().copied().find(|&v| 8 * v >= k)
+}
 
 /// Per-modulus constants of the IFMA domain.
 #[derive(Clone, Debug)]
@@ -56,10 +73,7 @@ impl IfmaParams {
         // 52k >= 64n + 4, so R' >= 16m: inputs up to 4m keep AMM's output below 2m, the
         // headroom that lets a Lucas ladder add a constant without reducing (`add`).
         let k = (64 * n + 4).div_ceil(52);
-        let vectors = k.div_ceil(8);
-        if vectors > MAX_VECTORS {
-            return None;
-        }
+        let vectors = vectors_for(k)?;
         let width = 8 * vectors;
         let digits = |x: &BigUint| -> Vec<u64> {
             let limbs = to_limbs(x, n).expect("reduced");
@@ -119,12 +133,11 @@ impl IfmaParams {
     }
 }
 
-/// Runs `$body` with `$V` bound to the vector count `$v` as a constant (1..=MAX_VECTORS),
-/// so each size gets its own fully unrolled instance of a kernel.
-const _: () = assert!(MAX_VECTORS == 10, "by_vectors lists 1..=MAX_VECTORS");
+/// Runs `$body` with `$V` bound to the vector count `$v` as a constant (one of
+/// [`INSTANTIATED`]), so each size gets its own fully unrolled instance of a kernel.
 macro_rules! by_vectors {
     ($v:expr, |$V:ident| $body:expr) => {
-        by_vectors!(@arms $v, $V, $body, 1 2 3 4 5 6 7 8 9 10)
+        by_vectors!(@arms $v, $V, $body, 1 2 3 4 5 6 7 8 9 10 12 14 16 20 24 28 32 40 48 56 64 80)
     };
     (@arms $v:expr, $V:ident, $body:expr, $($n:literal)*) => {
         match $v {
@@ -269,7 +282,8 @@ pub(crate) fn twice_modulus_minus(p: &IfmaParams, c: &[u64]) -> Vec<u64> {
 /// acc = shift(S + lo(m*q)) + hi(a*b_i) + hi(m*q), where `shift` drops digit 0 (now
 /// 0 mod 2^52; its carry goes into the next digit 0 through the scalar `c`) and the high
 /// halves belong one digit up. Lanes are not normalised inside the loop: each gains at
-/// most four 52-bit terms per iteration for at most k <= 80 iterations, < 2^59.
+/// most four 52-bit terms per iteration for k iterations, < 4k 2^52, and the scalar
+/// prediction x adds at most six more terms: below 2^64 for k <= 1000 (k <= 8 MAX_VECTORS).
 ///
 /// The loop-carried chain is q_i -> q_{i+1}. To keep it off the vectors, the true
 /// digit 0 of the next S is predicted in scalar code: lane 1 of acc (`y`, read from the
@@ -301,6 +315,10 @@ unsafe fn amm_v<const V: usize, const N: usize>(out: [&mut [u64]; N], a: [&[u64]
     let lo52 = |x: u64, y: u64| x.wrapping_mul(y) & MASK52;
     let hi52 = |x: u64, y: u64| ((x as u128 * y as u128) >> 52) as u64;
     let mut acc = [[zero; V]; N];
+    // Per-iteration products, fully overwritten each iteration: declared once, since a
+    // fresh zeroed array per iteration costs a memset call at the larger vector counts.
+    let mut s = [zero; V];
+    let mut h = [zero; V];
     // x: the true digit 0 of S (vector lane plus pending carries), for iteration 0.
     let mut x: [u64; N] = core::array::from_fn(|n| lo52(a[n][0], b[n][0]));
     let mut c = [0u64; N];
@@ -315,9 +333,10 @@ unsafe fn amm_v<const V: usize, const N: usize>(out: [&mut [u64]; N], a: [&[u64]
             // are slow, and this keeps them to two per iteration (q in, one lane out).
             // SAFETY: i < k <= 8V words of b[n] (checked by the caller).
             let bv = _mm512_broadcastq_epi64(unsafe { _mm_loadl_epi64(b[n].as_ptr().add(i).cast()) });
-            let mut s = [zero; V];
-            let mut h = [zero; V];
-            for j in 0..V {
+            // Lane 2 of S_i is all the scalar side needs of the vectors: above FUSED_FROM
+            // vectors only digit vector 0 is formed here, the rest in one fused pass below.
+            let s_upto = if V > FUSED_FROM { 1 } else { V };
+            for j in 0..s_upto {
                 s[j] = _mm512_add_epi64(acc[n][j], _mm512_madd52lo_epu64(zero, av[n][j], bv));
                 h[j] = _mm512_madd52hi_epu64(zero, av[n][j], bv);
             }
@@ -340,14 +359,30 @@ unsafe fn amm_v<const V: usize, const N: usize>(out: [&mut [u64]; N], a: [&[u64]
             // hi(a*b_i) + hi52(m_1 q).
             let s2 = _mm_cvtsi128_si64(_mm512_extracti32x4_epi32::<1>(s[0])) as u64;
             y[n] = s2 + hi52(a1, bi) + (m2.wrapping_mul(qs) >> 12) + ((m1 as u128 * qs as u128) >> 64) as u64;
-            for j in 0..V {
-                s[j] = _mm512_madd52lo_epu64(s[j], mv[j], qv);
-                h[j] = _mm512_madd52hi_epu64(h[j], mv[j], qv);
+            if V > FUSED_FROM {
+                // One pass per digit vector: both products, then the shifted sum into the
+                // vector below (already read), so each vector is loaded and stored once;
+                // at these sizes the arrays live in memory and the three separate passes
+                // would be bound by loads and stores.
+                let mut prev_s = _mm512_madd52lo_epu64(s[0], mv[0], qv);
+                let mut prev_h = _mm512_madd52hi_epu64(h[0], mv[0], qv);
+                for j in 1..V {
+                    let sj = _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(acc[n][j], av[n][j], bv), mv[j], qv);
+                    let hj = _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, av[n][j], bv), mv[j], qv);
+                    acc[n][j - 1] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(sj, prev_s), prev_h);
+                    (prev_s, prev_h) = (sj, hj);
+                }
+                acc[n][V - 1] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(zero, prev_s), prev_h);
+            } else {
+                for j in 0..V {
+                    s[j] = _mm512_madd52lo_epu64(s[j], mv[j], qv);
+                    h[j] = _mm512_madd52hi_epu64(h[j], mv[j], qv);
+                }
+                for j in 0..V - 1 {
+                    acc[n][j] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(s[j + 1], s[j]), h[j]);
+                }
+                acc[n][V - 1] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(zero, s[V - 1]), h[V - 1]);
             }
-            for j in 0..V - 1 {
-                acc[n][j] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(s[j + 1], s[j]), h[j]);
-            }
-            acc[n][V - 1] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(zero, s[V - 1]), h[V - 1]);
         }
     }
     // Normalise to 52-bit digits (the value is < 2m < 2^(52k), so no carry leaves); the
@@ -370,10 +405,10 @@ fn opaque(mut x: u64) -> u64 {
     x
 }
 
-/// Carry-propagates lanes `< 2^63` into 52-bit digits (the value must fit in 8V digits).
+/// Carry-propagates 64-bit lanes into 52-bit digits (the value must fit in 8V digits).
 ///
-/// One vector round moves each lane's bits above 52 into the next lane, leaving lanes
-/// `< 2^52 + 2^11`; the remaining carries (0 or 1 each) are resolved at once on lane
+/// One vector round moves each lane's bits above 52 (fewer than 12) into the next lane, leaving lanes
+/// `< 2^52 + 2^12`; the remaining carries (0 or 1 each) are resolved at once on lane
 /// bitmasks: with G = lanes above 2^52 - 1 and P = lanes equal to it, the lanes that
 /// receive a carry are `((G << 1) + P) ^ P`, an ordinary integer addition.
 #[inline]
@@ -391,25 +426,25 @@ fn normalize<const V: usize>(acc: &mut [__m512i; V]) {
         gm[j] = _mm512_cmpgt_epu64_mask(acc[j], mask);
         pm[j] = _mm512_cmpeq_epu64_mask(acc[j], mask);
     }
+    // The lane bitmasks as one little-endian multiword integer (8 vectors of 8 lanes per
+    // word): carry_in = ((G << 1) + P) ^ P, with the shift and the sum carried across words.
     let mut cm = [0u8; V];
-    // The lane bitmasks as one integer of type $w: a word for up to 64 lanes, else a u128.
-    macro_rules! carry_masks {
-        ($w:ty) => {{
-            let (mut g, mut p): ($w, $w) = (0, 0);
-            for j in 0..V {
-                g |= (gm[j] as $w) << (8 * j);
-                p |= (pm[j] as $w) << (8 * j);
-            }
-            let carry_in = ((g << 1).wrapping_add(p)) ^ p;
-            for j in 0..V {
-                cm[j] = (carry_in >> (8 * j)) as u8;
-            }
-        }};
-    }
-    if V <= 8 {
-        carry_masks!(u64)
-    } else {
-        carry_masks!(u128)
+    let (mut g_top, mut sum_carry) = (0u64, false);
+    for w in 0..V.div_ceil(8) {
+        let (mut g, mut p) = (0u64, 0u64);
+        for j in 8 * w..(8 * w + 8).min(V) {
+            g |= (gm[j] as u64) << (8 * (j - 8 * w));
+            p |= (pm[j] as u64) << (8 * (j - 8 * w));
+        }
+        let shifted = (g << 1) | g_top;
+        g_top = g >> 63;
+        let (s1, c1) = shifted.overflowing_add(p);
+        let (s2, c2) = s1.overflowing_add(sum_carry as u64);
+        sum_carry = c1 || c2;
+        let carry_in = s2 ^ p;
+        for j in 8 * w..(8 * w + 8).min(V) {
+            cm[j] = (carry_in >> (8 * (j - 8 * w))) as u8;
+        }
     }
     let one = _mm512_set1_epi64(1);
     for j in 0..V {
@@ -479,10 +514,54 @@ mod tests {
         }
     }
 
+    /// Across 64-lane words of the carry masks (V > 8): 20 vectors of all-ones digits
+    /// with one overflowing lane ripple through every word boundary.
+    #[test]
+    fn normalize_carries_across_mask_words() {
+        if crate::arith::cpu::avx512_ifma_or_skip("normalisation").is_none() {
+            return;
+        }
+        const V: usize = 20;
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        for case in 0..200 {
+            let mut lanes = [MASK52; 8 * V];
+            lanes[8 * V - 1] = 0;
+            if case > 0 {
+                for x in lanes.iter_mut().take(8 * V - 1) {
+                    s ^= s << 13;
+                    s ^= s >> 7;
+                    s ^= s << 17;
+                    *x = match s % 5 {
+                        0 | 1 => MASK52,
+                        2 => s >> 1,
+                        3 => s & MASK52,
+                        _ => (s >> 12) | 1 << 52,
+                    };
+                }
+            } else {
+                lanes[0] = MASK52 + 1;
+            }
+            let mut out = [0u64; 8 * V];
+            // SAFETY: the IFMA token was checked; 8V words are read and written.
+            unsafe {
+                let mut v = [_mm512_setzero_si512(); V];
+                for (j, x) in v.iter_mut().enumerate() {
+                    *x = _mm512_loadu_si512(lanes.as_ptr().add(8 * j).cast());
+                }
+                normalize::<V>(&mut v);
+                for (j, x) in v.iter().enumerate() {
+                    _mm512_storeu_si512(out.as_mut_ptr().add(8 * j).cast(), *x);
+                }
+            }
+            assert!(out.iter().all(|&d| d <= MASK52), "case {case}");
+            assert_eq!(value(&out), value(&lanes), "case {case}");
+        }
+    }
+
     #[test]
     fn amm_at_the_top_of_its_range() {
         let Some(cpu) = crate::arith::cpu::avx512_ifma_or_skip("AMM") else { return };
-        for bits in [64u64, 500, 512, 1024, 2047, 2048, 3072, 4095, 4096] {
+        for bits in [64u64, 500, 512, 1024, 2047, 2048, 3072, 4095, 4096, 4160, 4200, 6144, 8192, 16384, 32768] {
             for m in [(BigUint::one() << bits) - 1u32, (BigUint::one() << (bits - 1)) + 1u32] {
                 let n = bits.div_ceil(64) as usize;
                 let p = IfmaParams::new(cpu, &m, n).unwrap();
