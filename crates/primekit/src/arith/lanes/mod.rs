@@ -165,8 +165,14 @@ impl SharedModulus {
     /// us at 2048), so constant-time rounds use lanes from 5 up; the variable-time
     /// sliding window gains from 2. The AVX2 kernel's four lanes pay from 3 rounds
     /// (`AVX2_MIN_ROUNDS_CT`, `AVX2_MIN_ROUNDS_VARTIME`).
+    ///
+    /// The IFMA lanes stop paying above 4,096 bits, where the single exponentiation runs
+    /// in the context's IFMA domain (same example, 6 constant-time rounds: 31 ms in the
+    /// lanes vs 35 ms one at a time at 4,096 bits, 88 vs 41 ms at 4,160, 277 vs 113 ms at
+    /// 6,144, 5.6 vs 1.9 s at 16,384): [`IFMA_WIDE_MAX_LIMBS`].
     pub fn wide_pays(ctx: &MontContext, rounds: usize, timing: Timing) -> bool {
         let min_rounds = match (ctx.kernel(), timing) {
+            (Kernel::Ifma, _) if ctx.len() > IFMA_WIDE_MAX_LIMBS => return false,
             (Kernel::Ifma, Timing::Vartime) => 2,
             (Kernel::Ifma, Timing::ConstantTime) => 5,
             (Kernel::Avx2, Timing::Vartime) => AVX2_MIN_ROUNDS_VARTIME,
@@ -271,6 +277,11 @@ impl SharedModulus {
 /// `examples/lanes_speed`), so a batch pays from 3 rounds for either timing.
 const AVX2_MIN_ROUNDS_VARTIME: usize = 3;
 const AVX2_MIN_ROUNDS_CT: usize = 3;
+
+/// Largest modulus (in 64-bit limbs: 4,096 bits) whose rounds go to the IFMA lanes; above
+/// it one exponentiation at a time in the IFMA domain is faster (see
+/// [`SharedModulus::wide_pays`]).
+const IFMA_WIDE_MAX_LIMBS: usize = 64;
 
 /// Smallest candidate size for the AVX2 Fermat lanes.
 #[cfg(target_arch = "x86_64")]
