@@ -53,8 +53,16 @@ struct Row {
 
 pub fn table(results: &Path) -> String {
     let mp = results.join("massimo-paterson-2020");
-    let eng_o = lines(&mp.join("engines/suite-openssl-2026-11-25-zen5.jsonl"));
-    let eng_p = lines(&mp.join("engines/suite-primekit-2026-11-25-zen5.jsonl"));
+    // The paper-scale runs (2^20 inputs per cell; per size here, all sizes in one file from
+    // tools/slurm/paper-scale.sh) first, so the lookups below prefer them for the sizes
+    // they cover; the smaller same-run engine comparison fills the rest.
+    let engine = |name: &str| -> Vec<Value> {
+        let mut recs: Vec<Value> =
+            ["512-", "1024-", "2048-", ""].iter().flat_map(|k| lines(&mp.join(format!("paper-scale/table2-{k}{name}.jsonl")))).collect();
+        recs.extend(lines(&mp.join(format!("engines/suite-{name}-2026-11-25-zen5.jsonl"))));
+        recs
+    };
+    let (eng_o, eng_p) = (engine("openssl"), engine("primekit"));
     let mut rows = Vec::new();
 
     // 1-2: the central comparison, overall on random odd inputs.
