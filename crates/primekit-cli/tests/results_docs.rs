@@ -17,7 +17,8 @@ fn paper_scale_tables_match_their_json() {
         }
         let md = json.with_extension("md");
         let Ok(committed) = std::fs::read_to_string(&md) else { continue };
-        let out = Command::new(env!("CARGO_BIN_EXE_primekit")).args(["bench", "merge"]).arg(&json).output().expect("run primekit bench merge");
+        let out =
+            Command::new(env!("CARGO_BIN_EXE_primekit")).args(["bench", "merge"]).arg(&json).output().expect("run primekit bench merge");
         assert!(out.status.success(), "{}: {}", json.display(), String::from_utf8_lossy(&out.stderr));
         let rendered = String::from_utf8(out.stderr).expect("utf-8");
         assert_eq!(rendered, committed, "{} does not match {}: regenerate it with `primekit bench merge`", md.display(), json.display());
