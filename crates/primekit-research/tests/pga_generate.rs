@@ -92,3 +92,25 @@ fn derived_parameters_are_used() {
     let g = Generator::new(&Config { gamma: 128.0, l: 700, ..config(Pga::Nss, SieveKind::Openssl, false, 1024) }).unwrap();
     assert_eq!((g.derived().t, g.derived().u), (7, Some(90)));
 }
+
+/// The CLI's defaults (`bench pga`: r = 2048, the Dirichlet sieve's r derived from k,
+/// L = 16000, the thesis's γ) give a valid generator for every combination, safe and
+/// not, at 512, 1024 and 2048 bits (the sizes the thesis and the benchmarks use), so no
+/// combination fails before its first prime.
+#[test]
+fn cli_defaults_are_valid_for_every_combination_and_size() {
+    use primekit_research::pga::{params::thesis_gamma, sieve_dirichlet::default_r};
+    for bits in [512u32, 1024, 2048] {
+        for safe in [false, true] {
+            for pga in Pga::ALL {
+                for sieve in SieveKind::ALL {
+                    let r = if sieve == SieveKind::Dirichlet { default_r(bits, 2048) } else { 2048 };
+                    let cfg = Config { pga, sieve, safe, bits, r, l: 16000, gamma: thesis_gamma(pga, safe) };
+                    if let Err(e) = Generator::new(&cfg) {
+                        panic!("{cfg:?}: {e}");
+                    }
+                }
+            }
+        }
+    }
+}
