@@ -215,5 +215,5 @@ fn provable_sized(
             }
         }
     }
-    Err(Error::SelfTestFailed("no provable prime found in 2^26 candidates".into()))
+    Err(Error::SelfTestFailed(format!("no provable prime found in {} candidates", MAX_WINDOWS * WINDOW)))
 }
