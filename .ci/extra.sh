@@ -5,8 +5,9 @@
 # skips with exit 0 and a message when its tool (nightly + cargo-fuzz, valgrind) is missing.
 # Then the library's tests cross-built for aarch64 and run under qemu-aarch64, and the RTL
 # Lucas tester simulated against its software model (hw/run.sh test; skips without
-# verilator/yosys when they cannot be installed), and a Slurm job array of benchmark
-# shards merged and compared with a one-process run (tools/slurm/test.sh; skips likewise).
+# verilator/yosys when they cannot be installed), a Slurm job array of benchmark
+# shards merged and compared with a one-process run (tools/slurm/test.sh; skips likewise),
+# and the research peers' tests on the system OpenSSL/GMP/Nettle (.ci/peers.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 status=0
@@ -16,4 +17,5 @@ bash .ci/soundness-qemu.sh || status=1
 bash .ci/aarch64.sh || status=1
 bash hw/run.sh test || status=1
 bash tools/slurm/test.sh || status=1
+bash .ci/peers.sh || status=1
 exit $status

@@ -195,12 +195,18 @@ fn figures(out: &Path, sweep: &[Value], sweep_bits: &[u32], r_max: usize) -> Res
     Ok(made)
 }
 
-fn lucas_table(recs: &[Value]) -> String {
-    let mut s = String::from("| k | MR round ms | Lucas | strong Lucas | NIST Lucas (Le Masle et al. 2011) | BPSW | strong Lucas ms / 0.90 ms (45 nm ASIC) |\n|---|---|---|---|---|---|---|\n");
+pub(crate) fn lucas_table(recs: &[Value]) -> String {
+    // GMP's mpz_probab_prime_p (a `bpsw` line of engine gmp) when the run had the peer.
+    let gmp = |bits: &Value| recs.iter().find(|v| v["op"] == "bpsw" && v["engine"] == "gmp" && &v["bits"] == bits);
+    let with_gmp = recs.iter().any(|v| v["engine"] == "gmp");
+    let mut s = String::from(
+        "| k | MR round ms | Lucas | strong Lucas | NIST Lucas (Le Masle et al. 2011) | BPSW | strong Lucas ms / 0.90 ms (45 nm ASIC) |",
+    );
+    s += if with_gmp { " GMP BPSW (peer) |\n|---|---|---|---|---|---|---|---|\n" } else { "\n|---|---|---|---|---|---|---|\n" };
     for v in recs.iter().filter(|v| v["op"] == "lucas_summary") {
         let r = &v["over_mr_round"];
         let f = |k: &str| r[k].as_f64().map(|x| format!("{x:.2}×")).unwrap_or("–".into());
-        let _ = writeln!(
+        let _ = write!(
             s,
             "| {} | {:.3} | {} | {} | {} | {} | {} |",
             v["bits"],
@@ -211,11 +217,16 @@ fn lucas_table(recs: &[Value]) -> String {
             f("bpsw"),
             r["strong_lucas_ms_vs_asic_45nm_0.90ms"].as_f64().map(|x| format!("{x:.2}")).unwrap_or("–".into())
         );
+        if with_gmp {
+            let g = gmp(&v["bits"]).and_then(|g| Some((g["mean_ms"].as_f64()?, g["over_mr_round"].as_f64()?)));
+            let _ = write!(s, " {} |", g.map(|(ms, x)| format!("{ms:.3} ms = {x:.1}×")).unwrap_or("–".into()));
+        }
+        s.push('\n');
     }
     s + "\nTargets: strong Lucas ≤ 2.0× and BPSW ≤ 3.2× one MR round (the Lucas part of Massimo & Paterson 2020: 17.04×).\n"
 }
 
-fn modmul_table(recs: &[Value]) -> String {
+pub(crate) fn modmul_table(recs: &[Value]) -> String {
     let mut s = String::from("| prime | Montgomery/special, mul | Montgomery/special, sqr | Hamburg (2014) |\n|---|---|---|---|\n");
     for v in recs.iter().filter(|v| v["op"] == "modmul_ratio") {
         let _ = writeln!(
@@ -281,7 +292,20 @@ fn report(a: &ReportArgs) -> Result<(), String> {
     let r_max = a.sweep_r.iter().copied().max().unwrap_or(2047).max(2047);
     let figs = figures(&a.out, &sweep, &a.sweep_bits, r_max)?;
     let mut md = String::from("# primekit research report\n\nRegenerate with `primekit report --out DIR` (see docs/research.md). Machines differ from those of Massimo & Paterson 2020, so compare ratios.\n\n");
-    let _ = write!(md, "## Table 2 (Massimo & Paterson 2020): mean ms per test, {} random odd inputs and {} primes per size\n\n{t2md}\n## Table 3 (Massimo & Paterson 2020)\n\n{t3md}\n## Lucas tests vs one MR round (same primes)\n\n{}\n## Montgomery vs special-form multiplication (Hamburg 2014)\n\n{}\n## Figures\n\n", a.count, a.primes, lucas_table(&lu), modmul_table(&mm));
+    // Each table between render markers, so `primekit render` re-derives it from the JSON
+    // written here (paths as given to --out, relative to where the command ran).
+    let block =
+        |kind: &str, file: &str, body: &str| format!("<!-- render: {kind} {} -->\n{body}<!-- end render -->\n", a.out.join(file).display());
+    let _ = write!(
+        md,
+        "## Table 2 (Massimo & Paterson 2020): mean ms per test, {} random odd inputs and {} primes per size\n\n{}\n## Table 3 (Massimo & Paterson 2020)\n\n{}\n## Lucas tests vs one MR round (same primes)\n\n{}\n## Montgomery vs special-form multiplication (Hamburg 2014)\n\n{}\n## Figures\n\n",
+        a.count,
+        a.primes,
+        block("table2", "table2.jsonl", &t2md),
+        block("table3", "table3.jsonl", &t3md),
+        block("lucas", "lucas.jsonl", &lucas_table(&lu)),
+        block("modmul", "modmul.jsonl", &modmul_table(&mm))
+    );
     for f in &figs {
         let _ = writeln!(md, "- [{f}.svg]({f}.svg) · ![{f}]({f}.png)");
     }

@@ -12,12 +12,14 @@ mod cmd_genrsa;
 mod cmd_hw;
 mod cmd_hw_report;
 mod cmd_nextprime;
+mod cmd_render;
 mod cmd_report;
 mod cmd_test;
 mod files;
 mod numio;
 mod plot;
 mod plots;
+mod render_pga;
 mod report_json;
 mod watch;
 
@@ -66,6 +68,8 @@ enum Cmd {
     Claims(cmd_claims::Args),
     /// Regenerate every research table and plot into a directory.
     Report(cmd_report::ReportArgs),
+    /// Rebuild one committed result table (Markdown) from its JSON lines, measuring nothing.
+    Render(cmd_render::Args),
 }
 
 fn main() -> ExitCode {
@@ -92,6 +96,7 @@ fn main() -> ExitCode {
         Cmd::HwReport(a) => cmd_hw_report::run(a),
         Cmd::Bench(b) => bench::run(b),
         Cmd::Report(a) => cmd_report::run(a),
+        Cmd::Render(a) => cmd_render::run(a),
         Cmd::Claims(a) => cmd_claims::run(a),
     }
 }

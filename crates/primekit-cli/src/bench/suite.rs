@@ -159,7 +159,7 @@ fn median(s: &[f64]) -> f64 {
 /// C_MR and C_TD on OpenSSL's arithmetic (`BN_mod_exp_mont` round, `BN_mod_word` per
 /// prime), measured on primes like [`measure_costs`].
 #[cfg(feature = "compare")]
-fn measure_costs_openssl(bits: u32, primes: &[BigUint]) -> Result<Value, String> {
+pub fn measure_costs_openssl(bits: u32, primes: &[BigUint]) -> Result<Value, String> {
     use primekit_research::peers::openssl::Bn;
     use primekit_research::peers::openssl_mr::{trial_divide, BnMillerRabin};
     let mut rng = os_rng()?;

@@ -11,7 +11,7 @@ use super::cpu_clock::thread_cpu_ms;
 use super::timing::mean_median;
 use clap::Args as ClapArgs;
 use primekit_research::cost_model::{generation_cost_eq10, generation_cost_eq9, generation_cost_restarting, Costs};
-use primekit_research::pga::{Config, Generator, Pga, SieveKind};
+use primekit_research::pga::{Arithmetic, Config, Generator, Pga, SieveKind};
 use primekit_research::tests::mrac::mrac_rounds;
 use rand_chacha::rand_core::SeedableRng;
 use serde_json::json;
@@ -31,6 +31,10 @@ pub struct Args {
     /// eq. 10). Without it: the sieve by Table 4's r, no trial division inside the test.
     #[arg(long)]
     as_published: bool,
+    /// Arithmetic of the candidate tests and the sieve's remainders: `primekit`, or
+    /// `openssl` (OpenSSL's BN primitives; needs `--features compare`).
+    #[arg(long, default_value = "primekit")]
+    engine: String,
 }
 
 /// Massimo & Paterson 2020, Table 4: trial-division primes recommended for MR64 at k bits.
@@ -51,9 +55,16 @@ fn paper_overhead(bits: u32) -> Option<f64> {
     }
 }
 
-/// C_TD (per prime) and C_MR (one constant-time round) on 8 random primes of `bits`.
-fn model_costs(bits: u32, seed: u64) -> Option<Costs> {
+/// C_TD (per prime) and C_MR (one constant-time round; OpenSSL's, with its own
+/// exponentiation) on 8 random primes of `bits`, on the arithmetic of `arith`.
+fn model_costs(bits: u32, seed: u64, arith: Arithmetic) -> Option<Costs> {
     let primes = super::inputs::random_primes(seed ^ 0x7ab5, bits, 8);
+    #[cfg(feature = "compare")]
+    if arith == Arithmetic::Openssl {
+        let c = super::suite::measure_costs_openssl(bits, &primes).ok()?;
+        return Some(Costs { c_td: c["c_td_ms"].as_f64()?, c_mr: c["c_mr_ms"].as_f64()?, c_lucas: 0.0 });
+    }
+    let _ = arith;
     let c = super::suite::measure_costs(bits, &primes).ok()?;
     let mut rng = primekit::hazmat::random::os_seeded().ok()?;
     let pairs: Vec<_> = primes
@@ -73,6 +84,13 @@ pub fn run(a: Args) -> ExitCode {
         eprintln!("error: --count must be positive and --bits within 64..=8192");
         return ExitCode::from(2);
     }
+    let arith = match Arithmetic::parse(&a.engine) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(a.seed);
     eprintln!("| k | r | MR64 inside ms | MRAC inside ms (t) | overhead | paper overhead |");
     eprintln!("|---|---|---|---|---|---|");
@@ -86,7 +104,7 @@ pub fn run(a: Args) -> ExitCode {
         for (name, t) in arms {
             let td = if a.as_published && name == "mr64" { r } else { 0 };
             match Generator::new(&cfg) {
-                Ok(g) => gens.push(g.with_mr_rounds(t).with_redundant_trial_division(td)),
+                Ok(g) => gens.push(g.with_mr_rounds(t).with_redundant_trial_division(td).with_arithmetic(arith)),
                 Err(e) => {
                     eprintln!("error: {e}");
                     return ExitCode::from(2);
@@ -113,14 +131,14 @@ pub fn run(a: Args) -> ExitCode {
         let means: Vec<f64> = samples.iter().map(|s| mean_median(s).0).collect();
         for (k, (name, t)) in arms.iter().enumerate() {
             super::emit::line(
-                json!({"op": "table5", "engine": "primekit", "inside": name, "bits": bits, "r": r, "sieve_primes": s_sieve, "t": t, "count": a.count, "mean_ms": means[k], "median_ms": mean_median(&samples[k]).1}),
+                json!({"op": "table5", "engine": arith.name(), "inside": name, "bits": bits, "r": r, "sieve_primes": s_sieve, "t": t, "count": a.count, "mean_ms": means[k], "median_ms": mean_median(&samples[k]).1}),
             );
         }
         let overhead = 100.0 * (means[0] / means[1] - 1.0);
         // Appendix A's prediction from C_TD and C_MR measured here (eq. 10 over eq. 9); C_MR
         // is a constant-time round, as the generator runs them.
         let td = if a.as_published { r } else { 0 };
-        let costs = model_costs(bits, a.seed);
+        let costs = model_costs(bits, a.seed, arith);
         let model = costs.map(|c| {
             let eq9 = generation_cost_eq9(bits as u64, s_sieve, t_mrac, &c);
             100.0 * (generation_cost_eq10(bits as u64, s_sieve, td, 64, &c) / eq9 - 1.0)
@@ -131,7 +149,7 @@ pub fn run(a: Args) -> ExitCode {
             100.0 * (generation_cost_restarting(bits as u64, s_sieve, td, 64, &c) / base - 1.0)
         });
         super::emit::line(
-            json!({"op": "table5", "bits": bits, "sieve_primes": s_sieve, "redundant_td": if a.as_published { r } else { 0 },
+            json!({"op": "table5", "engine": arith.name(), "bits": bits, "sieve_primes": s_sieve, "redundant_td": if a.as_published { r } else { 0 },
                                  "overhead_pct": overhead, "model_overhead_pct": model, "model_restarting_overhead_pct": restarting, "paper_overhead_pct": paper_overhead(bits)}),
         );
         let paper = paper_overhead(bits).map(|p| format!("{p:.0}%")).unwrap_or_else(|| "-".into());

@@ -102,6 +102,54 @@ pub fn trial_divide(n: &Bn, r: usize) -> Option<u32> {
     })
 }
 
+/// `out[i] = n mod primes[i]`, one `BN_mod_word` each: the remainder table of OpenSSL's
+/// generator (bn_prime.c, `probable_prime`).
+pub fn remainders(n: &BigUint, primes: &[u32], out: &mut Vec<u32>) {
+    let bn = Bn::from_biguint(n);
+    out.clear();
+    out.extend(primes.iter().map(|&p| {
+        // SAFETY: live BIGNUM; p is non-zero.
+        let rem = unsafe { BN_mod_word(bn.as_ptr(), u64::from(p)) };
+        assert_ne!(rem, u64::MAX, "BN_mod_word failed");
+        rem as u32
+    }));
+}
+
+/// t rounds with uniformly random bases on OpenSSL's arithmetic, stopping at the first
+/// witness.
+fn rounds(mr: &BnMillerRabin, t: u32, rng: &mut dyn CryptoRngCore) -> Result<bool, Error> {
+    for _ in 0..t {
+        let mut rng = &mut *rng;
+        if !mr.passes(&mr.random_base(&mut rng)?) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The research generators' candidate test ([`crate::pga::probable_prime`]) on OpenSSL's
+/// arithmetic: trial division by the first `td` odd primes with `BN_mod_word` (0: none),
+/// then t rounds; for safe primes q = (n - 1)/2 and n alternate as there (one round each
+/// first). Even n or q is rejected at no cost.
+pub fn probable_prime(n: &BigUint, td: usize, t: u32, safe: bool, rng: &mut dyn CryptoRngCore) -> Result<bool, Error> {
+    if !n.bit(0) || n.bits() < 3 {
+        return Ok(false);
+    }
+    if td > 0 && trial_divide(&Bn::from_biguint(n), td).is_some() {
+        return Ok(false);
+    }
+    let mr_n = BnMillerRabin::new(n);
+    if !safe {
+        return rounds(&mr_n, t, rng);
+    }
+    let q = n >> 1u32;
+    if !q.bit(0) || q.bits() < 3 {
+        return Ok(false);
+    }
+    let mr_q = BnMillerRabin::new(&q);
+    Ok(rounds(&mr_q, 1, rng)? && rounds(&mr_n, 1, rng)? && rounds(&mr_q, t - 1, rng)? && rounds(&mr_n, t - 1, rng)?)
+}
+
 /// MRAC, MR64 or MR128 (the others are not built on OpenSSL: `Err`) with trial division
 /// by the first `r` odd primes, on OpenSSL's arithmetic. Same instrumentation as the
 /// primekit-arithmetic tests.
@@ -153,5 +201,60 @@ mod tests {
         }
         assert!(!spsp.passes(&Bn::from_biguint(&BigUint::from(11u8))));
         assert!(run(TestKind::Bpsw, &p, 0, &mut rng).is_err());
+    }
+
+    /// The remainder table by `BN_mod_word` equals num-bigint's remainders, and the
+    /// candidate test agrees with the known answers (safe and plain, with and without
+    /// trial division) on a prime, a safe prime and composites.
+    #[test]
+    fn generator_pieces_agree_with_num_bigint_and_known_primes() {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(9);
+        // RFC 3526's 1536-bit MODP group prime: a safe prime.
+        let modp = BigUint::parse_bytes(
+            b"FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A08798E3404DDEF9519B3CD3A431B302B0A6DF25F14374FE1356D6D51C245E485B576625E7EC6F44C42E9A637ED6B0BFF5CB6F406B7EDEE386BFB5A899FA5AE9F24117C4B1FE649286651ECE45B3DC2007CB8A163BF0598DA48361C55D39A69163FA8FD24CF5F83655D23DCA3AD961C62F356208552BB9ED529077096966D670C354E4ABC9804F1746C08CA237327FFFFFFFFFFFFFFFF",
+            16,
+        )
+        .unwrap();
+        let primes = &primekit::hazmat::sieve::SMALL_ODD_PRIMES[..2047];
+        let mut ours = Vec::new();
+        for n in [&modp, &(&modp * 12345u32 + 1u8)] {
+            remainders(n, primes, &mut ours);
+            let want: Vec<u32> = primes.iter().map(|&p| (n % p).try_into().unwrap()).collect();
+            assert_eq!(ours, want);
+        }
+        // 2^255 - 19 is prime, and (p - 1)/2 is even, so it is not a safe prime.
+        let p = (BigUint::from(1u8) << 255u32) - 19u8;
+        for td in [0, 64] {
+            assert!(probable_prime(&p, td, 8, false, &mut rng).unwrap());
+            assert!(!probable_prime(&p, td, 8, true, &mut rng).unwrap());
+            assert!(!probable_prime(&(&p * &p), td, 8, false, &mut rng).unwrap());
+            assert!(probable_prime(&modp, td, 4, true, &mut rng).unwrap());
+            assert!(probable_prime(&modp, td, 4, false, &mut rng).unwrap());
+            // A safe prime above 7 is 2 mod 3 (q = 2 mod 3), so modp + 4 is divisible by 3.
+            assert!(!probable_prime(&(&modp + 4u8), td, 4, false, &mut rng).unwrap());
+        }
+        // Trial division alone decides a multiple of a small prime above the sieve's reach.
+        assert!(!probable_prime(&(&p * 7919u32), 2047, 1, false, &mut rng).unwrap());
+    }
+
+    /// The OpenSSL PGA on OpenSSL's arithmetic returns k-bit primes, safe and plain.
+    #[test]
+    fn generator_on_openssl_arithmetic() {
+        use crate::pga::{Arithmetic, Config, Generator, Pga, SieveKind};
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(11);
+        for safe in [false, true] {
+            let cfg = Config { pga: Pga::Openssl, sieve: SieveKind::Openssl, safe, bits: 256, r: 128, l: 16000, gamma: 128.0 };
+            let mut g =
+                Generator::new(&cfg).unwrap().with_mr_rounds(5).with_redundant_trial_division(64).with_arithmetic(Arithmetic::Openssl);
+            assert_eq!(g.arithmetic(), Arithmetic::Openssl);
+            for _ in 0..4 {
+                let p = g.generate_retrying(&mut rng).unwrap().prime;
+                assert_eq!(p.bits(), 256);
+                assert!(primekit::is_prime(&p));
+                if safe {
+                    assert!(primekit::is_prime(&(&p >> 1u32)), "safe: (p - 1)/2 prime");
+                }
+            }
+        }
     }
 }

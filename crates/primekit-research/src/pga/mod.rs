@@ -84,6 +84,41 @@ fn parse_name<T: Copy>(all: &[T], name: fn(T) -> &'static str, what: &str, s: &s
     })
 }
 
+/// Whose big-number arithmetic tests the candidates (and, for the OpenSSL sieve, computes
+/// the remainder table): primekit's, or OpenSSL's own `BN_mod_word` and `BN_mod_exp_mont`
+/// ([`crate::peers::openssl_mr`]), the arithmetic Massimo & Paterson (2020, §5) measured
+/// their Table 5 on. The sieves' per-candidate steps are word arithmetic either way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Arithmetic {
+    #[default]
+    Primekit,
+    /// Needs the `compare` feature (the system libcrypto).
+    #[cfg(feature = "compare")]
+    Openssl,
+}
+
+impl Arithmetic {
+    pub fn name(self) -> &'static str {
+        match self {
+            Arithmetic::Primekit => "primekit",
+            #[cfg(feature = "compare")]
+            Arithmetic::Openssl => "openssl",
+        }
+    }
+
+    /// `primekit`, or `openssl` in a build with the `compare` feature.
+    pub fn parse(s: &str) -> Result<Self, Error> {
+        match s {
+            "primekit" => Ok(Arithmetic::Primekit),
+            #[cfg(feature = "compare")]
+            "openssl" => Ok(Arithmetic::Openssl),
+            #[cfg(not(feature = "compare"))]
+            "openssl" => Err(Error::InvalidArgument("the openssl arithmetic needs a build with --features compare".into())),
+            _ => Err(Error::InvalidArgument(format!("unknown arithmetic {s:?} (primekit|openssl)"))),
+        }
+    }
+}
+
 /// The free parameters of one combination.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
@@ -215,6 +250,7 @@ struct Acceptance {
     safe: bool,
     /// Trial division by the first `td` odd primes before the rounds (0: none).
     td: usize,
+    arith: Arithmetic,
 }
 
 impl Acceptance {
@@ -224,10 +260,16 @@ impl Acceptance {
             return Ok(None);
         }
         c.candidates += 1;
-        if self.td > 0 && primekit::hazmat::sieve::trial_divide_vartime(&n.to_u64_digits(), self.td).is_some() {
-            return Ok(Some(false));
+        match self.arith {
+            Arithmetic::Primekit => {
+                if self.td > 0 && primekit::hazmat::sieve::trial_divide_vartime(&n.to_u64_digits(), self.td).is_some() {
+                    return Ok(Some(false));
+                }
+                probable_prime(n, self.t, self.safe, rng).map(Some)
+            }
+            #[cfg(feature = "compare")]
+            Arithmetic::Openssl => crate::peers::openssl_mr::probable_prime(n, self.td, self.t, self.safe, rng).map(Some),
         }
-        probable_prime(n, self.t, self.safe, rng).map(Some)
     }
 }
 
@@ -246,6 +288,7 @@ pub struct Generator {
     derived: params::Derived,
     sieve: Box<dyn Sieve + Send>,
     redundant_td: usize,
+    arith: Arithmetic,
 }
 
 impl Generator {
@@ -278,7 +321,7 @@ impl Generator {
             SieveKind::Openssl => Box::new(sieve_openssl::OpensslSieve::new(k, cfg.r, cfg.safe)),
             SieveKind::Dirichlet => Box::new(sieve_dirichlet::DirichletSieve::new(k, cfg.r, cfg.safe)?),
         };
-        Ok(Generator { cfg, derived, sieve, redundant_td: 0 })
+        Ok(Generator { cfg, derived, sieve, redundant_td: 0, arith: Arithmetic::Primekit })
     }
 
     /// The effective configuration (L possibly raised, see [`Config::l`]).
@@ -308,10 +351,24 @@ impl Generator {
         self
     }
 
+    /// Runs the candidate tests, and the OpenSSL sieve's remainder table, on `arith`.
+    pub fn with_arithmetic(mut self, arith: Arithmetic) -> Self {
+        self.arith = arith;
+        if self.cfg.sieve == SieveKind::Openssl {
+            self.sieve = Box::new(sieve_openssl::OpensslSieve::new(self.cfg.bits, self.cfg.r, self.cfg.safe).with_arithmetic(arith));
+        }
+        self
+    }
+
+    /// The arithmetic the candidate tests run on.
+    pub fn arithmetic(&self) -> Arithmetic {
+        self.arith
+    }
+
     /// One call of the PGA (may report failure, as the thesis's functions do).
     pub fn generate(&mut self, rng: &mut dyn CryptoRngCore) -> Result<Outcome, Error> {
         let (safe, l) = (self.cfg.safe, self.cfg.l);
-        let accept = Acceptance { k: self.cfg.bits, t: self.derived.t, safe, td: self.redundant_td };
+        let accept = Acceptance { k: self.cfg.bits, t: self.derived.t, safe, td: self.redundant_td, arith: self.arith };
         let sieve = self.sieve.as_mut();
         match self.cfg.pga {
             // Safe NSS PGA: U = ∞ (§4.3.2).

@@ -3,7 +3,7 @@
 //! i.e. neither n nor (n - 1)/2 divisible), δ stepping by 2 (safe: 4).
 
 use super::residues::Residues;
-use super::{random_trial, Candidate, Sieve};
+use super::{random_trial, Arithmetic, Candidate, Sieve};
 use num_bigint::BigUint;
 use primekit::Error;
 use rand_core::CryptoRngCore;
@@ -17,6 +17,7 @@ pub struct OpensslSieve {
     n0: BigUint,
     delta: u64,
     max_delta: u64,
+    arith: Arithmetic,
 }
 
 impl OpensslSieve {
@@ -24,7 +25,14 @@ impl OpensslSieve {
         let residues = Residues::new(r);
         // As in OpenSSL: stop before rem + δ could overflow.
         let max_delta = u64::MAX - *residues.primes().last().unwrap_or(&3) as u64;
-        OpensslSieve { k, safe, residues, rems: Vec::new(), n0: BigUint::default(), delta: 0, max_delta }
+        OpensslSieve { k, safe, residues, rems: Vec::new(), n0: BigUint::default(), delta: 0, max_delta, arith: Arithmetic::Primekit }
+    }
+
+    /// Computes the remainder table on `arith`: with OpenSSL's, one `BN_mod_word` per
+    /// prime, as OpenSSL's `probable_prime` (bn_prime.c) fills its `mods` table.
+    pub fn with_arithmetic(mut self, arith: Arithmetic) -> Self {
+        self.arith = arith;
+        self
     }
 }
 
@@ -32,7 +40,11 @@ impl OpensslSieve {
     /// Begins a round at an explicit odd trial `n0`; for tests.
     pub fn start_from(&mut self, n0: BigUint) {
         self.n0 = n0;
-        self.residues.compute(&self.n0.to_u64_digits(), &mut self.rems);
+        match self.arith {
+            Arithmetic::Primekit => self.residues.compute(&self.n0.to_u64_digits(), &mut self.rems),
+            #[cfg(feature = "compare")]
+            Arithmetic::Openssl => crate::peers::openssl_mr::remainders(&self.n0, self.residues.primes(), &mut self.rems),
+        }
         self.delta = 0;
     }
 }
