@@ -4,6 +4,9 @@
 # job array of `bench suite` shards through shard.sbatch, merged by merge.sh, against the
 # same four shards run one after another in this process and merged the same way. Every
 # deterministic field (sizes, r, parts, counts, verdicts) must be equal; times may differ.
+# Then a seeded `bench dist` array, whose merged histograms must equal one unsharded run's
+# exactly, and a `bench pga-tables` array, whose merged grid points must be the one-run
+# grid with every point's count whole.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -93,14 +96,21 @@ for _ in $(seq 50); do
 done
 [ "$(sinfo -h -N -o %t | head -1)" = idle ] || skip "the node did not become idle: $(sinfo -h -N -o %t)"
 
+# run_array NAME BENCH-ARGS...: a 4-task array through shard.sbatch, merged into $work/NAME.jsonl.
+run_array() {
+  local name=$1 id
+  shift
+  id=$(cd "$work" && sbatch --parsable --array=0-3 "$here/shard.sbatch" "$work/$name" "$@")
+  for _ in $(seq 600); do
+    [ -z "$(squeue -h -j "$id" 2>/dev/null)" ] && break
+    sleep 0.5
+  done
+  [ -z "$(squeue -h -j "$id")" ] || { echo "slurm: FAIL: job array $id ($name) still queued after 5 min"; exit 1; }
+  bash "$here/merge.sh" "$work/$name" 4 >"$work/$name.jsonl" 2>/dev/null || { cat "$work"/*.log >&2; echo "slurm: FAIL: $name shards missing"; exit 1; }
+}
+
 args=(suite --bits 256 --r 0,64 --tests mrac,mr64 --count 400 --primes 4 --seed 11)
-id=$(cd "$work" && sbatch --parsable --array=0-3 "$here/shard.sbatch" "$work/array" "${args[@]}")
-for _ in $(seq 600); do
-  [ -z "$(squeue -h -j "$id" 2>/dev/null)" ] && break
-  sleep 0.5
-done
-[ -z "$(squeue -h -j "$id")" ] || { echo "slurm: FAIL: job array $id still queued after 5 min"; exit 1; }
-bash "$here/merge.sh" "$work/array" 4 >"$work/array.jsonl" 2>/dev/null || { cat "$work"/*.log >&2; echo "slurm: FAIL: shards missing"; exit 1; }
+run_array array "${args[@]}"
 
 for i in 0 1 2 3; do
   "$PRIMEKIT" bench "${args[@]}" --jobs 1 --shard "$i/4" >"$work/local-$i.jsonl" 2>/dev/null
@@ -117,4 +127,27 @@ def load(p):
 a, b = load(sys.argv[1]), load(sys.argv[2])
 assert a and a == b, f"array and one-process merges differ:\n{set(a) ^ set(b)}"
 print(f"slurm: 4-task job array merged = one-process merge ({len(a)} suite records, deterministic fields)")
+PY
+
+dist=(dist --bits 128 --pga natural --sieve nss --r 64 --count 400 --seed 7)
+run_array dist "${dist[@]}"
+"$PRIMEKIT" bench "${dist[@]}" --out "$work/dist.png" >"$work/dist-local.jsonl"
+grid=(pga-tables --bits 128 --count 4 --safe-bits)
+run_array grid "${grid[@]}"
+"$PRIMEKIT" bench "${grid[@]}" --out "$work/grid-local" >"$work/grid-local.jsonl" 2>/dev/null
+python3 - "$work" <<'PY'
+import json, sys
+w = sys.argv[1]
+def load(p, op):
+    return [r for r in (json.loads(l) for l in open(p) if l.strip().startswith("{")) if r.get("op") == op]
+(a,), (b,) = load(f"{w}/dist.jsonl", "dist"), load(f"{w}/dist-local.jsonl", "dist")
+for k in ("count", "bits", "pga", "sieve", "r", "L", "seed"):
+    assert a[k] == b[k], f"dist {k}: {a[k]} != {b[k]}"
+assert a["msb"]["counts"] == b["msb"]["counts"] and a["msb"]["chi2"] == b["msb"]["chi2"], "dist MSB histograms differ"
+assert [r["counts"] for r in a["residues"]] == [r["counts"] for r in b["residues"]], "dist residue counts differ"
+key = lambda r: tuple(str(r.get(k)) for k in ("engine", "pga", "sieve", "safe", "bits", "r", "L", "t"))
+g, l = load(f"{w}/grid.jsonl", "pga"), load(f"{w}/grid-local.jsonl", "pga")
+assert g and sorted(map(key, g)) == sorted(map(key, l)), "pga-tables grids differ"
+assert all(r["count"] == 4 for r in g if r["engine"] == "primekit"), "a merged grid point lost primes"
+print(f"slurm: dist array merged = one seeded run ({a['count']} primes); pga-tables array merged = one-run grid ({len(g)} points)")
 PY

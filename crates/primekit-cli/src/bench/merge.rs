@@ -1,8 +1,11 @@
-//! `primekit bench merge FILE...`: combines the JSON lines of sharded `bench suite` and
-//! `bench adversarial` runs (`--shard i/n`) into the records one unsharded run would
-//! print: counts, totals and histograms are summed, means recomputed from the totals,
-//! "overall" rebuilt from the merged parts, cost lines averaged weighted by count. Lines
-//! of different kernels (`kernel`, the arithmetic each shard ran on) are never combined.
+//! `primekit bench merge FILE...`: combines the JSON lines of sharded `bench suite`,
+//! `bench adversarial`, `bench dist` and `bench pga-tables` runs (`--shard i/n`) into the
+//! records one unsharded run would print: counts, totals and histograms are summed, means
+//! recomputed from the totals, "overall" rebuilt from the merged parts, cost lines averaged
+//! weighted by count, distribution histograms re-judged from their summed counts, grid
+//! points' means weighted by their counts (a median cannot be merged: it is dropped).
+//! Lines of different kernels (`kernel`, the arithmetic each shard ran on) are never
+//! combined.
 
 use super::suite;
 use clap::Args as ClapArgs;
@@ -26,6 +29,8 @@ pub fn merge(records: &[Value]) -> Vec<Value> {
     let mut suite_parts: BTreeMap<String, Value> = BTreeMap::new();
     let mut costs: BTreeMap<(String, u64), (Value, f64)> = BTreeMap::new();
     let mut adv: BTreeMap<String, Value> = BTreeMap::new();
+    let mut dists: BTreeMap<String, Value> = BTreeMap::new();
+    let mut points: BTreeMap<String, Value> = BTreeMap::new();
     for v in records {
         match v["op"].as_str() {
             Some("suite") if v["part"] != "overall" => {
@@ -88,6 +93,29 @@ pub fn merge(records: &[Value]) -> Vec<Value> {
                     }
                 }
             }
+            Some("dist") => {
+                let key = ["kernel", "pga", "sieve", "safe", "bits", "r", "L", "gamma", "seed"].map(|k| v[k].to_string()).join("|");
+                match dists.get_mut(&key) {
+                    None => {
+                        dists.insert(key, v.clone());
+                    }
+                    Some(e) => add_dist(e, v),
+                }
+            }
+            Some("pga") => {
+                let key =
+                    ["kernel", "engine", "pga", "sieve", "safe", "bits", "r", "L", "gamma", "t", "U"].map(|k| v[k].to_string()).join("|");
+                match points.get_mut(&key) {
+                    None => {
+                        let mut z = v.clone();
+                        if let Some(o) = z.as_object_mut() {
+                            o.remove("median_ms");
+                        }
+                        points.insert(key, z);
+                    }
+                    Some(e) => add_point(e, v),
+                }
+            }
             _ => {}
         }
     }
@@ -103,7 +131,70 @@ pub fn merge(records: &[Value]) -> Vec<Value> {
         }
     }
     out.extend(adv.into_values());
+    out.extend(dists.into_values().map(judge_dist));
+    out.extend(points.into_values());
     out
+}
+
+/// Adds the histograms of `v` (same check, another shard) into `e`.
+fn add_dist(e: &mut Value, v: &Value) {
+    e["count"] = json!(e["count"].as_u64().unwrap_or(0) + v["count"].as_u64().unwrap_or(0));
+    let sum = |a: &Value, b: &Value| -> Value {
+        match (a.as_array(), b.as_array()) {
+            (Some(a), Some(b)) if a.len() == b.len() => {
+                json!(a.iter().zip(b).map(|(x, y)| x.as_u64().unwrap_or(0) + y.as_u64().unwrap_or(0)).collect::<Vec<_>>())
+            }
+            _ => Value::Null, // shards disagree on the bins: not mergeable
+        }
+    };
+    e["msb"]["counts"] = sum(&e["msb"]["counts"], &v["msb"]["counts"]);
+    if let (Some(er), Some(vr)) = (e["residues"].as_array_mut(), v["residues"].as_array()) {
+        for (a, b) in er.iter_mut().zip(vr) {
+            a["counts"] = sum(&a["counts"], &b["counts"]);
+        }
+    }
+    if let Some(o) = e.as_object_mut() {
+        o.remove("plot");
+    }
+}
+
+/// Recomputes a (merged) distribution record's fits from its counts.
+fn judge_dist(mut v: Value) -> Value {
+    use primekit_research::pga::distribution::Fit;
+    let counts = |x: &Value| -> Option<Vec<u64>> { x.as_array()?.iter().map(Value::as_u64).collect() };
+    if let Some(c) = counts(&v["msb"]["counts"]) {
+        let labels = (0xC0..0xC0 + c.len() as u32).collect();
+        v["msb"] = crate::cmd_dist::msb_json(&Fit::from_counts(labels, c));
+    } else {
+        v["msb"] = json!({"error": "shards with different MSB bins, or without counts, cannot be merged"});
+    }
+    if let Some(res) = v["residues"].as_array_mut() {
+        for r in res.iter_mut() {
+            let labels: Option<Vec<u32>> = r["classes"].as_array().and_then(|a| a.iter().map(|x| x.as_u64().map(|x| x as u32)).collect());
+            match (labels, counts(&r["counts"]), r["p"].as_u64()) {
+                (Some(l), Some(c), Some(p)) => *r = crate::cmd_dist::residue_json(p as u32, &Fit::from_counts(l, c)),
+                _ => r["error"] = json!("residue counts cannot be merged"),
+            }
+        }
+    }
+    v
+}
+
+/// Adds grid point `v` (same point, another shard) into `e`: count-weighted means.
+fn add_point(e: &mut Value, v: &Value) {
+    let (ce, cv) = (num(e, "count"), num(v, "count"));
+    for k in ["mean_ms", "mean_candidates", "mean_rounds", "cpu_mean_ms"] {
+        if e.get(k).is_some() {
+            e[k] = json!((num(e, k) * ce + num(v, k) * cv) / (ce + cv).max(1.0));
+        }
+    }
+    if e.get("min_ms").is_some() {
+        e["min_ms"] = json!(num(e, "min_ms").min(num(v, "min_ms")));
+    }
+    if e.get("max_ms").is_some() {
+        e["max_ms"] = json!(num(e, "max_ms").max(num(v, "max_ms")));
+    }
+    e["count"] = json!((ce + cv) as u64);
 }
 
 pub fn run(a: Args) -> ExitCode {
@@ -166,6 +257,44 @@ mod tests {
         assert_eq!(hist["inputs"], 12);
         let s = m.iter().find(|v| v.get("misclassified").is_some()).unwrap();
         assert_eq!((s["count"].as_u64(), s["misclassified"].as_u64(), s["expected"].as_f64()), (Some(20), Some(1), Some(0.75)));
+    }
+
+    /// Two shards of a distribution check sum to the one-run histogram, re-judged; two
+    /// shards of a grid point average by count.
+    #[test]
+    fn dist_and_grid_points_merge() {
+        use primekit_research::pga::distribution::Fit;
+        let labels: Vec<u32> = (0xC0..=0xFF).collect();
+        let a: Vec<u64> = (0..64).map(|i| 10 + i % 3).collect();
+        let b: Vec<u64> = (0..64).map(|i| 12 + i % 5).collect();
+        let rec = |c: &[u64], r: &[u64]| {
+            json!({"op": "dist", "pga": "nss", "sieve": "nss", "safe": false, "bits": 512, "r": 64, "L": 100, "count": c.iter().sum::<u64>(),
+                   "msb": crate::cmd_dist::msb_json(&Fit::from_counts(labels.clone(), c.to_vec())),
+                   "residues": [crate::cmd_dist::residue_json(3, &Fit::from_counts(vec![1, 2], r.to_vec()))], "plot": "x.png"})
+        };
+        let m = merge(&[rec(&a, &[5, 7]), rec(&b, &[6, 4])]);
+        assert_eq!(m.len(), 1);
+        let sum: Vec<u64> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
+        let want = Fit::from_counts(labels.clone(), sum.clone());
+        assert_eq!(m[0]["count"], json!(sum.iter().sum::<u64>()));
+        assert_eq!(m[0]["msb"]["counts"], json!(sum));
+        assert_eq!(m[0]["msb"]["chi2"], json!(want.chi2));
+        assert_eq!(m[0]["residues"][0]["counts"], json!([11, 11]));
+        assert_eq!(m[0]["residues"][0]["chi2"], json!(0.0));
+        assert!(m[0].get("plot").is_none());
+        let point = |count: u64, mean: f64| {
+            json!({"op": "pga", "engine": "primekit", "pga": "nss", "sieve": "nss", "safe": false, "bits": 1024, "r": 64, "L": 100, "t": 7, "U": 4,
+                   "count": count, "mean_ms": mean, "median_ms": mean, "min_ms": mean / 2.0, "max_ms": mean * 2.0})
+        };
+        let m = merge(&[point(3, 10.0), point(1, 30.0)]);
+        assert_eq!(m.len(), 1);
+        assert_eq!((m[0]["count"].as_u64(), m[0]["mean_ms"].as_f64()), (Some(4), Some(15.0)));
+        assert_eq!((m[0]["min_ms"].as_f64(), m[0]["max_ms"].as_f64()), (Some(5.0), Some(60.0)));
+        assert!(m[0].get("median_ms").is_none());
+        // Different points stay apart.
+        let mut other = point(1, 30.0);
+        other["r"] = json!(128);
+        assert_eq!(merge(&[point(3, 10.0), other]).len(), 2);
     }
 
     #[test]

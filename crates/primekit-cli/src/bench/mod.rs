@@ -48,12 +48,14 @@ pub enum BenchCmd {
     Modmul(modmul::Args),
     /// Massimo & Paterson 2020, Table 5: OpenSSL-style generator with MR64 inside vs MRAC inside.
     Table5(table5::Args),
-    /// Merge the JSON lines of sharded suite/adversarial runs.
+    /// Merge the JSON lines of sharded suite, adversarial, dist and pga-tables runs.
     Merge(merge::Args),
     /// Dobrosavljević 2021 incremental-search prime generation: one PGA × sieve combination.
     Pga(pga::Args),
     /// Dobrosavljević 2021, Tables 5.1/5.2 and (r, L) heatmaps, beside OpenSSL, in one command.
     PgaTables(pga_tables::Args),
+    /// Dobrosavljević 2021, §5.2: the distribution check (`primekit dist`), shardable.
+    Dist(crate::cmd_dist::Args),
     /// Provable primes with certificates vs probable primes, and certificate verification.
     Provable(provable::Args),
     /// RSA key generation (FIPS 186-5) vs OpenSSL EVP_PKEY_keygen and RustCrypto rsa, CPU time per key.
@@ -78,6 +80,7 @@ pub fn run(cmd: BenchCmd) -> ExitCode {
         BenchCmd::Merge(a) => merge::run(a),
         BenchCmd::Pga(a) => pga::run(a),
         BenchCmd::PgaTables(a) => pga_tables::run(a),
+        BenchCmd::Dist(a) => crate::cmd_dist::run(a),
         BenchCmd::WorstCase(a) => worst_case::run(a),
         BenchCmd::HwLucas(a) => hw_lucas::run(a),
         BenchCmd::Rsa(a) => rsa::run(a),

@@ -9,11 +9,16 @@
 //! minutes; the minimum over noisy means is biased low, so rerun with a larger
 //! `--count` (the thesis used 64 × 8,192 calls per point) for firmer figures.
 //!
+//! Paper scale is a job array: `--shard i/n` measures its share of every grid point's
+//! primes and only prints the JSON lines; `primekit bench merge` averages each point by
+//! count and `primekit render pga-best` makes the tables.
+//!
 //! Default run (minutes): `primekit bench pga-tables --out DIR`. Bigger sweeps, e.g.
 //! `--bits 1024,2048,3072 --count 64 --safe-bits 1024,2048 --safe-count 16` take hours
 //! (a safe 1024-bit prime costs about a second, a 2048-bit one about ten); build with
 //! `--features compare` for OpenSSL's column. Single points: `primekit bench pga`.
 
+use super::inputs::Shard;
 use super::pga::{measure, os_rng};
 use crate::plot;
 use clap::Args as ClapArgs;
@@ -41,9 +46,15 @@ pub struct Args {
     /// thesis: 128, and 100 for the safe OpenSSL PGA.
     #[arg(long)]
     gamma: Option<f64>,
-    /// Output directory.
+    /// Output directory (not written by a shard).
     #[arg(long, default_value = "pga-tables")]
     out: PathBuf,
+    /// Run part i of n (0-based) of every grid point's primes; combine with `bench merge`.
+    #[arg(long, default_value = "0/1")]
+    shard: Shard,
+    /// Accepted for job arrays; the grid runs on one thread (timings stay clean).
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
 }
 
 /// The thesis's minimal runtimes at k = 1024, γ = 128 (Tables 5.1, 5.2), in ms.
@@ -110,22 +121,30 @@ struct Best {
     ms: f64,
 }
 
+/// The grid of one table; a shard measures its share of each point's `count` primes and
+/// writes no heatmap.
+#[allow(clippy::too_many_arguments)]
 fn table(
     bits: u32,
     safe: bool,
     count: usize,
     gamma: Option<f64>,
     out: &std::path::Path,
+    shard: &Shard,
     points: &mut String,
     md: &mut String,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let mut rng = os_rng()?;
+    let whole = shard.total == 1;
     #[cfg(feature = "compare")]
-    let openssl_ms = {
-        let m = super::pga::measure_openssl(bits, safe, count.max(4));
-        println!("{}", m.json);
-        writeln!(points, "{}", m.json)?;
-        Some(m.mean_ms)
+    let openssl_ms = match shard.share(count.max(4)) {
+        0 => None,
+        n => {
+            let m = super::pga::measure_openssl(bits, safe, n);
+            println!("{}", m.json);
+            writeln!(points, "{}", m.json)?;
+            Some(m.mean_ms)
+        }
     };
     #[cfg(not(feature = "compare"))]
     let openssl_ms: Option<f64> = None;
@@ -143,8 +162,12 @@ fn table(
                     if Generator::new(&cfg).is_err() {
                         continue; // e.g. m_r too wide for k
                     }
+                    let n = shard.share(count);
+                    if n == 0 {
+                        continue;
+                    }
                     eprintln!("k={bits} safe={safe} {}/{} r={r} L={l} ...", pga.name(), sieve.name());
-                    let m = measure(&cfg, count, &mut rng)?;
+                    let m = measure(&cfg, n, &mut rng)?;
                     println!("{}", m.json);
                     writeln!(points, "{}", m.json)?;
                     heat[i][j] = Some(m.mean_ms);
@@ -164,7 +187,9 @@ fn table(
             );
             let ys: Vec<u64> = if ls.is_some() { lv.clone() } else { vec![0] };
             let rs64: Vec<u64> = rs.iter().map(|&r| r as u64).collect();
-            plot::heatmap(&out.join(&name), &title, &rs64, &ys, if ls.is_some() { "L" } else { "L (unused)" }, &heat)?;
+            if whole {
+                plot::heatmap(&out.join(&name), &title, &rs64, &ys, if ls.is_some() { "L" } else { "L (unused)" }, &heat)?;
+            }
             best.extend(b);
         }
     }
@@ -205,7 +230,11 @@ pub fn run(a: Args) -> ExitCode {
         if a.count == 0 {
             return Err("--count must be positive".into());
         }
-        std::fs::create_dir_all(&a.out)?;
+        let _ = a.jobs;
+        let whole = a.shard.total == 1;
+        if whole {
+            std::fs::create_dir_all(&a.out)?;
+        }
         let mut md = String::from("# Dobrosavljević 2021, Tables 5.1/5.2 reproduced (`primekit bench pga-tables`)\n\n");
         writeln!(
             md,
@@ -219,16 +248,18 @@ pub fn run(a: Args) -> ExitCode {
         writeln!(md, "Minimal mean runtime over a small (r, L) grid per combination; t and U derived per point (eq. 3.1–3.13). Thesis figures: AMD EPYC 7742, k = 1024, 64 × 8,192 calls per point; compare ratios, not milliseconds. Heatmaps: `heat_<k>_<pga>_<sieve>[_safe].png`.")?;
         let mut points = String::new();
         for &bits in &a.bits {
-            table(bits, false, a.count, a.gamma, &a.out, &mut points, &mut md)?;
+            table(bits, false, a.count, a.gamma, &a.out, &a.shard, &mut points, &mut md)?;
         }
         if a.safe_count > 0 {
             for &bits in &a.safe_bits {
-                table(bits, true, a.safe_count, a.gamma, &a.out, &mut points, &mut md)?;
+                table(bits, true, a.safe_count, a.gamma, &a.out, &a.shard, &mut points, &mut md)?;
             }
         }
-        std::fs::write(a.out.join("tables.md"), &md)?;
-        std::fs::write(a.out.join("points.jsonl"), &points)?;
-        eprintln!("wrote {}", a.out.join("tables.md").display());
+        if whole {
+            std::fs::write(a.out.join("tables.md"), &md)?;
+            std::fs::write(a.out.join("points.jsonl"), &points)?;
+            eprintln!("wrote {}", a.out.join("tables.md").display());
+        }
         Ok(())
     })();
     match result {

@@ -31,7 +31,9 @@ pub struct Fit {
 }
 
 impl Fit {
-    fn new(labels: Vec<u32>, counts: Vec<u64>) -> Fit {
+    /// The fit of a histogram (`counts[i]` samples in bin `labels[i]`); also how merged
+    /// shards' summed counts are re-judged.
+    pub fn from_counts(labels: Vec<u32>, counts: Vec<u64>) -> Fit {
         let total: u64 = counts.iter().sum();
         let mu = total as f64 / counts.len() as f64;
         let band = (mu - TAU * mu.sqrt(), mu + TAU * mu.sqrt());
@@ -65,7 +67,7 @@ pub fn analyse(primes: &[BigUint], k: u32, safe: bool) -> Report {
         debug_assert!(b >= 0xC0);
         msb[(b & 0x3F) as usize] += 1;
     }
-    let msb = Fit::new((0xC0..=0xFF).collect(), msb);
+    let msb = Fit::from_counts((0xC0..=0xFF).collect(), msb);
     let residues = RESIDUE_PRIMES
         .iter()
         .map(|&q| {
@@ -77,7 +79,7 @@ pub fn analyse(primes: &[BigUint], k: u32, safe: bool) -> Report {
                     counts[(r - first) as usize] += 1;
                 }
             }
-            (q, Fit::new((first..q).collect(), counts))
+            (q, Fit::from_counts((first..q).collect(), counts))
         })
         .collect();
     Report { samples: primes.len(), msb, residues }
