@@ -269,6 +269,43 @@ pub fn table(results: &Path) -> String {
         },
     });
 
+    // Dobrosavljević 2021, Tables 5.1/5.2 at k = 1024: the ranking of the nine combinations.
+    let grid = lines(&results.join("pga/paper-scale/tables-5.jsonl"));
+    for (safe, table, thesis_order) in [
+        (false, "5.1", "Natural+NSS 33, NSS+OpenSSL 34, NSS+NSS and Natural+OpenSSL 34.5 ms ... OpenSSL+Dirichlet 60 ms"),
+        (true, "5.2", "NSS+NSS 1220, NSS+OpenSSL 1250, Natural+NSS 1270 ms ... OpenSSL+Dirichlet 16,500 ms"),
+    ] {
+        let best = crate::render_pga::best_means(&grid, 1024, safe);
+        let ours: Vec<f64> = best.iter().map(|b| b.1).collect();
+        let theirs: Vec<f64> = best.iter().map(|b| b.2).collect();
+        let rho = (best.len() == 9).then(|| crate::render_pga::spearman(&ours, &theirs));
+        let count = grid.iter().find(|v| v["op"] == "pga" && v["bits"] == 1024 && v["safe"] == safe).and_then(|v| v["count"].as_u64());
+        let shown = |i: usize| best.get(i).map_or(String::new(), |b| format!("{} {:.1}", b.0, b.1));
+        rows.push(Row {
+            claim: format!(
+                "Dobrosavljević 2021, Table {table}: the ranking of the nine PGA × sieve combinations by their best mean time, k = 1024{}",
+                if safe { ", safe primes" } else { "" }
+            ),
+            paper: thesis_order.into(),
+            openssl: "— (the PGAs are the thesis's; OpenSSL's own generator is a column of the table)".into(),
+            primekit: match (rho, count) {
+                (Some(r), Some(c)) => format!(
+                    "{}, {} ... {} ms; rank correlation with the thesis ρ = {r:.2} ({c} primes per grid point)",
+                    shown(0),
+                    shown(1),
+                    shown(8)
+                ),
+                _ => "not measured".into(),
+            },
+            verdict: match rho {
+                Some(r) if r >= 0.7 => "holds: rank correlation ≥ 0.7 (results/pga/paper-scale/)".into(),
+                Some(r) if r >= 0.4 => "partly: rank correlation 0.4–0.7 (results/pga/paper-scale/)".into(),
+                Some(_) => "differs: rank correlation below 0.4 (results/pga/paper-scale/)".into(),
+                None => "not measured".into(),
+            },
+        });
+    }
+
     let mut s = String::from(
         "| # | claim | paper | ours, OpenSSL's arithmetic | ours, primekit's arithmetic | verdict |\n|---|---|---|---|---|---|\n",
     );

@@ -62,8 +62,56 @@ pub fn interleaved(recs: &[Value]) -> String {
     s
 }
 
+/// The thesis's minimal runtime of a combination at k = 1024 (Tables 5.1/5.2) and its
+/// rank among the nine, from the record's `pga` and `sieve` names.
+fn thesis(v: &Value, safe: bool) -> Option<(f64, usize)> {
+    use crate::bench::pga_tables::thesis_ms;
+    use primekit_research::pga::{Pga, SieveKind};
+    let (pga, sieve) = (Pga::parse(v["pga"].as_str()?).ok()?, SieveKind::parse(v["sieve"].as_str()?).ok()?);
+    let ms = thesis_ms(pga, sieve, safe);
+    let rank = 1 + Pga::ALL.iter().flat_map(|&p| SieveKind::ALL.map(|s| thesis_ms(p, s, safe))).filter(|&x| x < ms).count();
+    Some((ms, rank))
+}
+
+/// Each combination's best (lowest) mean at (`bits`, `safe`) from `bench pga-tables`
+/// points, as ("pga + sieve", ms, thesis ms), fastest first.
+pub fn best_means(recs: &[Value], bits: u64, safe: bool) -> Vec<(String, f64, f64)> {
+    let mut best: BTreeMap<String, (f64, f64)> = BTreeMap::new();
+    for v in recs.iter().filter(|v| v["op"] == "pga" && v["engine"] == "primekit" && v["bits"] == bits && v["safe"] == safe) {
+        let (Some(ms), Some((th, _))) = (v["mean_ms"].as_f64(), thesis(v, safe)) else { continue };
+        let e = best.entry(combo(v)).or_insert((f64::INFINITY, th));
+        e.0 = e.0.min(ms);
+    }
+    let mut out: Vec<(String, f64, f64)> = best.into_iter().map(|(k, (ms, th))| (k, ms, th)).collect();
+    out.sort_by(|a, b| a.1.total_cmp(&b.1));
+    out
+}
+
+/// Ranks 1..=n of `x` (ties share their average rank).
+fn ranks(x: &[f64]) -> Vec<f64> {
+    x.iter()
+        .map(|&a| {
+            let below = x.iter().filter(|&&b| b < a).count() as f64;
+            let equal = x.iter().filter(|&&b| b == a).count() as f64;
+            below + (equal + 1.0) / 2.0
+        })
+        .collect()
+}
+
+/// Spearman's rank correlation of two equally long samples (Pearson's on their ranks).
+pub fn spearman(x: &[f64], y: &[f64]) -> f64 {
+    let (rx, ry) = (ranks(x), ranks(y));
+    let n = rx.len() as f64;
+    let (mx, my) = (rx.iter().sum::<f64>() / n, ry.iter().sum::<f64>() / n);
+    let cov: f64 = rx.iter().zip(&ry).map(|(a, b)| (a - mx) * (b - my)).sum();
+    let vx: f64 = rx.iter().map(|a| (a - mx).powi(2)).sum();
+    let vy: f64 = ry.iter().map(|b| (b - my).powi(2)).sum();
+    cov / (vx * vy).sqrt()
+}
+
 /// `bench pga-tables` grid points: per size, the best (lowest mean) point of each
-/// combination, beside OpenSSL's generator from the same run.
+/// combination, ranked, beside OpenSSL's generator from the same run and the thesis's
+/// figure and rank at k = 1024.
 pub fn best_points(recs: &[Value]) -> String {
     let mut best: BTreeMap<(u64, bool), BTreeMap<String, &Value>> = BTreeMap::new();
     let mut openssl: BTreeMap<(u64, bool), f64> = BTreeMap::new();
@@ -80,12 +128,12 @@ pub fn best_points(recs: &[Value]) -> String {
         }
     }
     let mut s = String::from(
-        "| k | safe | PGA + sieve | best r | best L | t | per point | mean ms | / OpenSSL |\n|---|---|---|---|---|---|---|---|---|\n",
+        "| k | safe | rank | PGA + sieve | best r | best L | t | per point | mean ms | / OpenSSL | thesis, k = 1024: ms (rank) |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for (key, m) in &best {
         let mut rows: Vec<(&String, &&Value)> = m.iter().collect();
         rows.sort_by(|a, b| a.1["mean_ms"].as_f64().unwrap_or(f64::NAN).total_cmp(&b.1["mean_ms"].as_f64().unwrap_or(f64::NAN)));
-        for (name, v) in rows {
+        for (rank, (name, v)) in rows.into_iter().enumerate() {
             let ms = v["mean_ms"].as_f64().unwrap_or(f64::NAN);
             let ratio = openssl.get(key).map_or("–".into(), |o| format!("{:.2}", ms / o));
             // L is a parameter of the NSS PGA and the NSS sieve only.
@@ -94,11 +142,14 @@ pub fn best_points(recs: &[Value]) -> String {
             } else {
                 "–".into()
             };
+            let th = thesis(v, key.1).map_or("–".into(), |(ms, r)| format!("{ms} ({r})"));
+            let ms = if ms < 100.0 { format!("{ms:.1}") } else { format!("{ms:.0}") };
             let _ = writeln!(
                 s,
-                "| {} | {} | {name} | {} | {l} | {} | {} | {ms:.0} | {ratio} |",
+                "| {} | {} | {} | {name} | {} | {l} | {} | {} | {ms} | {ratio} | {th} |",
                 key.0,
                 if key.1 { "yes" } else { "no" },
+                rank + 1,
                 v["r"],
                 v["t"],
                 v["count"]
@@ -146,4 +197,18 @@ pub fn distribution(recs: &[Value]) -> String {
         );
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spearman_on_known_rankings() {
+        assert!((spearman(&[1.0, 2.0, 3.0, 4.0], &[10.0, 20.0, 30.0, 40.0]) - 1.0).abs() < 1e-12);
+        assert!((spearman(&[1.0, 2.0, 3.0, 4.0], &[4.0, 3.0, 2.0, 1.0]) + 1.0).abs() < 1e-12);
+        // Ties share the average rank: ranks (1, 2.5, 2.5, 4) against (1, 2, 3, 4).
+        let r = spearman(&[1.0, 2.0, 2.0, 3.0], &[1.0, 2.0, 3.0, 4.0]);
+        assert!((r - 4.5 / (4.5f64 * 5.0).sqrt()).abs() < 1e-12, "{r}");
+    }
 }

@@ -15,7 +15,7 @@ mod modexp;
 pub mod modmul;
 pub mod paper;
 pub mod pga;
-mod pga_tables;
+pub mod pga_tables;
 mod provable;
 mod rsa;
 pub mod suite;

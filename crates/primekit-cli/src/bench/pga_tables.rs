@@ -58,7 +58,7 @@ pub struct Args {
 }
 
 /// The thesis's minimal runtimes at k = 1024, γ = 128 (Tables 5.1, 5.2), in ms.
-fn thesis_ms(pga: Pga, sieve: SieveKind, safe: bool) -> f64 {
+pub(crate) fn thesis_ms(pga: Pga, sieve: SieveKind, safe: bool) -> f64 {
     use Pga as P;
     use SieveKind as S;
     let (p, s) = match (pga, sieve) {
