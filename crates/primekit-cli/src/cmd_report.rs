@@ -39,6 +39,10 @@ pub struct ReportArgs {
     /// Seed for the inputs.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Only redraw Figures 1-7 from the sweeps already in --out (sweep.jsonl and, from a
+    /// `--features compare` run or `bench suite --engine openssl`, sweep-openssl.jsonl).
+    #[arg(long)]
+    replot: bool,
 }
 
 /// Writes `recs` as JSON lines, each with its `kernel` ([`crate::bench::emit::tagged`]).
@@ -73,7 +77,10 @@ fn measured(recs: &[Value], test: &str, bits: u32) -> Vec<(f64, f64)> {
     v
 }
 
-fn figures(out: &Path, sweep: &[Value], sweep_bits: &[u32], r_max: usize) -> Result<Vec<String>, String> {
+/// One engine's r sweep: file-name suffix, label, records.
+type Sweep<'a> = (&'a str, &'a str, &'a [Value]);
+
+fn figures(out: &Path, sweeps: &[Sweep], sweep_bits: &[u32], r_max: usize) -> Result<Vec<String>, String> {
     let mut made = Vec::new();
     // Figure 1: σ_r, exact (eq. 2) and Mertens (eq. 3).
     let s = sigmas(2047);
@@ -108,8 +115,7 @@ fn figures(out: &Path, sweep: &[Value], sweep_bits: &[u32], r_max: usize) -> Res
         },
     )?;
     made.push("fig1_sigma".into());
-    // Figure 2: MRAC model at 1024 bits in units of C_MR, paper costs vs ours.
-    let ours = costs_at(sweep, 1024);
+    // Figure 2: MRAC model at 1024 bits in units of C_MR, the paper's costs vs each engine's.
     let paper = Costs::PAPER_1024;
     let mut series = vec![Series {
         name: format!("paper costs (C_MR/C_TD = {:.0})", paper.c_mr / paper.c_td),
@@ -117,13 +123,15 @@ fn figures(out: &Path, sweep: &[Value], sweep_bits: &[u32], r_max: usize) -> Res
         style: Style::Line,
         color: BLUE,
     }];
-    if let Some(c) = ours {
-        series.push(Series {
-            name: format!("our costs (C_MR/C_TD = {:.0})", c.c_mr / c.c_td),
-            points: model_curve(1024, 5, &c, r_max, c.c_mr),
-            style: Style::Line,
-            color: ORANGE,
-        });
+    for (i, (_, label, sweep)) in sweeps.iter().enumerate() {
+        if let Some(c) = costs_at(sweep, 1024) {
+            series.push(Series {
+                name: format!("{label} costs here (C_MR/C_TD = {:.0})", c.c_mr / c.c_td),
+                points: model_curve(1024, 5, &c, r_max, c.c_mr),
+                style: Style::Line,
+                color: if i == 0 { ORANGE } else { GREEN },
+            });
+        }
     }
     render(
         &out.join("fig2_mrac_model_1024"),
@@ -137,60 +145,71 @@ fn figures(out: &Path, sweep: &[Value], sweep_bits: &[u32], r_max: usize) -> Res
         },
     )?;
     made.push("fig2_mrac_model_1024".into());
-    // Figure 3: MR64 vs MRAC model at 1024 bits with our costs.
-    if let Some(c) = ours {
-        render(
-            &out.join("fig3_mr64_vs_mrac_model_1024"),
-            &Chart {
-                title: "Figure 3: model cost of MR64 and MRAC vs r, k = 1024 (our C_TD, C_MR)".into(),
-                x_label: "r".into(),
-                y_label: "expected ms per random odd input".into(),
-                series: vec![
-                    Series { name: "MR64 model".into(), points: model_curve(1024, 64, &c, r_max, 1.0), style: Style::Line, color: ORANGE },
-                    Series { name: "MRAC model".into(), points: model_curve(1024, 5, &c, r_max, 1.0), style: Style::Line, color: BLUE },
-                ],
-                hline: None,
-                legend_low: false,
-            },
-        )?;
-        made.push("fig3_mr64_vs_mrac_model_1024".into());
-    }
-    // Figures 4-7: measured points and the model at each size.
-    for (fig, bits) in [(4, 1024u32), (5, 512), (6, 2048), (7, 3072)] {
-        if !sweep_bits.contains(&bits) {
-            continue;
+    for (suffix, label, sweep) in sweeps {
+        // Figure 3: MR64 vs MRAC model at 1024 bits with this engine's costs.
+        if let Some(c) = costs_at(sweep, 1024) {
+            let stem = format!("fig3_mr64_vs_mrac_model_1024{suffix}");
+            render(
+                &out.join(&stem),
+                &Chart {
+                    title: format!("Figure 3: model cost of MR64 and MRAC vs r, k = 1024 ({label} C_TD, C_MR)"),
+                    x_label: "r".into(),
+                    y_label: "expected ms per random odd input".into(),
+                    series: vec![
+                        Series {
+                            name: "MR64 model".into(),
+                            points: model_curve(1024, 64, &c, r_max, 1.0),
+                            style: Style::Line,
+                            color: ORANGE,
+                        },
+                        Series { name: "MRAC model".into(), points: model_curve(1024, 5, &c, r_max, 1.0), style: Style::Line, color: BLUE },
+                    ],
+                    hline: None,
+                    legend_low: false,
+                },
+            )?;
+            made.push(stem);
         }
-        let Some(c) = costs_at(sweep, bits) else { continue };
-        let (m64, mac) = (measured(sweep, "mr64", bits), measured(sweep, "mrac", bits));
-        let best = m64.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
-        let stem = format!("fig{fig}_mrac_mr64_{bits}");
-        render(
-            &out.join(&stem),
-            &Chart {
-                title: format!("Figure {fig}: MRAC and MR64 on random odd {bits}-bit inputs"),
-                x_label: "r (primes used by trial division)".into(),
-                y_label: "mean ms per input".into(),
-                series: vec![
-                    Series { name: "MR64 measured".into(), points: m64, style: Style::Points, color: ORANGE },
-                    Series {
-                        name: "MR64 model (eq. 6, 8)".into(),
-                        points: model_curve(bits, 64, &c, r_max, 1.0),
-                        style: Style::Line,
-                        color: ORANGE,
-                    },
-                    Series { name: "MRAC measured".into(), points: mac, style: Style::Points, color: BLUE },
-                    Series {
-                        name: format!("MRAC model (eq. 4, 6), t = {}", mrac_rounds(bits as u64)),
-                        points: model_curve(bits, mrac_rounds(bits as u64), &c, r_max, 1.0),
-                        style: Style::Line,
-                        color: BLUE,
-                    },
-                ],
-                hline: best.is_finite().then(|| (best, "MR64 minimum (measured)".to_string())),
-                legend_low: false,
-            },
-        )?;
-        made.push(stem);
+        // Figures 4-7: measured points and the model at each size.
+        for (fig, bits) in [(4, 1024u32), (5, 512), (6, 2048), (7, 3072)] {
+            if !sweep_bits.contains(&bits) {
+                continue;
+            }
+            let Some(c) = costs_at(sweep, bits) else { continue };
+            let (m64, mac) = (measured(sweep, "mr64", bits), measured(sweep, "mrac", bits));
+            if m64.is_empty() && mac.is_empty() {
+                continue;
+            }
+            let best = m64.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+            let stem = format!("fig{fig}_mrac_mr64_{bits}{suffix}");
+            render(
+                &out.join(&stem),
+                &Chart {
+                    title: format!("Figure {fig}: MRAC and MR64 on random odd {bits}-bit inputs, {label} arithmetic"),
+                    x_label: "r (primes used by trial division)".into(),
+                    y_label: "mean ms per input".into(),
+                    series: vec![
+                        Series { name: "MR64 measured".into(), points: m64, style: Style::Points, color: ORANGE },
+                        Series {
+                            name: "MR64 model (eq. 6, 8)".into(),
+                            points: model_curve(bits, 64, &c, r_max, 1.0),
+                            style: Style::Line,
+                            color: ORANGE,
+                        },
+                        Series { name: "MRAC measured".into(), points: mac, style: Style::Points, color: BLUE },
+                        Series {
+                            name: format!("MRAC model (eq. 4, 6), t = {}", mrac_rounds(bits as u64)),
+                            points: model_curve(bits, mrac_rounds(bits as u64), &c, r_max, 1.0),
+                            style: Style::Line,
+                            color: BLUE,
+                        },
+                    ],
+                    hline: best.is_finite().then(|| (best, "MR64 minimum (measured)".to_string())),
+                    legend_low: false,
+                },
+            )?;
+            made.push(stem);
+        }
     }
     Ok(made)
 }
@@ -240,6 +259,41 @@ pub(crate) fn modmul_table(recs: &[Value]) -> String {
     s
 }
 
+/// The sweeps that have records: primekit's (suffix "") and OpenSSL's ("_openssl").
+fn engine_sweeps<'a>(primekit: &'a [Value], openssl: &'a [Value]) -> Vec<Sweep<'a>> {
+    [("", "primekit's", primekit), ("_openssl", "OpenSSL's", openssl)].into_iter().filter(|s| !s.2.is_empty()).collect()
+}
+
+/// `--replot`: Figures 1-7 redrawn from DIR/sweep.jsonl and DIR/sweep-openssl.jsonl,
+/// measuring nothing.
+fn replot(a: &ReportArgs) -> Result<(), String> {
+    crate::plots::init_font()?;
+    let read = |name: &str| -> Result<Vec<Value>, String> {
+        let path = a.out.join(name);
+        match std::fs::read_to_string(&path) {
+            Ok(t) => t
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| serde_json::from_str(l).map_err(|e| format!("{}: {e}", path.display())))
+                .collect(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+            Err(e) => Err(format!("{}: {e}", path.display())),
+        }
+    };
+    let (p, o) = (read("sweep.jsonl")?, read("sweep-openssl.jsonl")?);
+    if p.is_empty() && o.is_empty() {
+        return Err(format!("no sweep.jsonl or sweep-openssl.jsonl in {}", a.out.display()));
+    }
+    let mut bits: Vec<u32> = p.iter().chain(&o).filter_map(|v| v["bits"].as_u64()).map(|b| b as u32).collect();
+    bits.sort();
+    bits.dedup();
+    let r_max = p.iter().chain(&o).filter_map(|v| v["r"].as_u64()).max().unwrap_or(2047).max(2047) as usize;
+    for f in figures(&a.out, &engine_sweeps(&p, &o), &bits, r_max)? {
+        eprintln!("[report] {}", a.out.join(f).display());
+    }
+    Ok(())
+}
+
 fn report(a: &ReportArgs) -> Result<(), String> {
     std::fs::create_dir_all(&a.out).map_err(|e| format!("{}: {e}", a.out.display()))?;
     crate::plots::init_font()?;
@@ -276,7 +330,9 @@ fn report(a: &ReportArgs) -> Result<(), String> {
     };
     let (t2md, sweep) = run_suite("primekit", &["mrac", "mr64", "mr128", "bpsw"], "")?;
     #[cfg(feature = "compare")]
-    run_suite("openssl", &["mrac", "mr64", "mr128"], "-openssl")?;
+    let sweep_openssl = run_suite("openssl", &["mrac", "mr64", "mr128"], "-openssl")?.1;
+    #[cfg(not(feature = "compare"))]
+    let sweep_openssl: Vec<Value> = Vec::new();
     step("Table 3 (bench adversarial)");
     let t3 = adversarial::measure(&adversarial::Args { bits: 1024, count: a.adversarial, jobs: a.jobs, shard: Shard::ALL, seed: a.seed })?;
     write_jsonl(&a.out.join("table3.jsonl"), &t3)?;
@@ -290,7 +346,7 @@ fn report(a: &ReportArgs) -> Result<(), String> {
     write_jsonl(&a.out.join("modmul.jsonl"), &mm)?;
     step("figures");
     let r_max = a.sweep_r.iter().copied().max().unwrap_or(2047).max(2047);
-    let figs = figures(&a.out, &sweep, &a.sweep_bits, r_max)?;
+    let figs = figures(&a.out, &engine_sweeps(&sweep, &sweep_openssl), &a.sweep_bits, r_max)?;
     let mut md = String::from("# primekit research report\n\nRegenerate with `primekit report --out DIR` (see docs/research.md). Machines differ from those of Massimo & Paterson 2020, so compare ratios.\n\n");
     // Each table between render markers, so `primekit render` re-derives it from the JSON
     // written here (paths as given to --out, relative to where the command ran).
@@ -319,7 +375,7 @@ pub fn run(a: ReportArgs) -> ExitCode {
         eprintln!("error: --count, --primes and --adversarial must be positive");
         return ExitCode::from(2);
     }
-    match report(&a) {
+    match if a.replot { replot(&a) } else { report(&a) } {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

@@ -51,7 +51,7 @@ pub fn merge(records: &[Value]) -> Vec<Value> {
                 let bits = v["bits"].as_u64().unwrap_or(0);
                 let w = num(v, "count");
                 let e = costs.entry((v["kernel"].to_string(), bits)).or_insert_with(|| {
-                    let mut z = json!({"op": "cost", "engine": "primekit", "bits": bits, "count": 0, "c_mr_ms": 0.0, "c_td_ms": 0.0, "c_lucas_ms": 0.0, "mean_ms": 0.0, "td_primes": v["td_primes"]});
+                    let mut z = json!({"op": "cost", "engine": v.get("engine").cloned().unwrap_or(json!("primekit")), "bits": bits, "count": 0, "c_mr_ms": 0.0, "c_td_ms": 0.0, "c_lucas_ms": 0.0, "mean_ms": 0.0, "td_primes": v["td_primes"]});
                     if let Some(k) = v.get("kernel") {
                         z["kernel"] = k.clone();
                     }
@@ -313,6 +313,10 @@ mod tests {
             cost("portable", 3.0),
         ];
         let m = merge(&recs);
+        // A cost line keeps its engine (OpenSSL's arithmetic is not primekit's).
+        let mut o = cost("openssl", 2.0);
+        o["engine"] = json!("openssl");
+        assert_eq!(merge(&[o])[0]["engine"], "openssl");
         for (kernel, count, c_mr) in [("adx", 100, 1.0), ("portable", 300, 3.0)] {
             let of = |op: &str, p: &str| {
                 m.iter().find(|v| v["op"] == op && v["kernel"] == kernel && (p.is_empty() || v["part"] == p)).unwrap().clone()
@@ -320,6 +324,7 @@ mod tests {
             assert_eq!(of("suite", "composite")["count"], count);
             assert_eq!(of("suite", "overall")["kernel"], kernel);
             assert_eq!(of("cost", "")["c_mr_ms"], c_mr);
+            assert_eq!(of("cost", "")["engine"], "primekit");
         }
         assert_eq!(m.iter().filter(|v| v["part"] == "overall").count(), 2);
     }
