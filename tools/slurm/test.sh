@@ -141,6 +141,7 @@ w = sys.argv[1]
 def load(p, op):
     return [r for r in (json.loads(l) for l in open(p) if l.strip().startswith("{")) if r.get("op") == op]
 (a,), (b,) = load(f"{w}/dist.jsonl", "dist"), load(f"{w}/dist-local.jsonl", "dist")
+assert "error" not in a, f"dist merge reported: {a['error']}"
 for k in ("count", "bits", "pga", "sieve", "r", "L", "seed"):
     assert a[k] == b[k], f"dist {k}: {a[k]} != {b[k]}"
 assert a["msb"]["counts"] == b["msb"]["counts"] and a["msb"]["chi2"] == b["msb"]["chi2"], "dist MSB histograms differ"

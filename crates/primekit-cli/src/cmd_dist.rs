@@ -150,6 +150,11 @@ pub fn run(a: Args) -> ExitCode {
         if let Some(s) = a.seed {
             j["seed"] = json!(s);
         }
+        if a.shard.total > 1 {
+            // What `bench merge` checks: each shard of the run exactly once.
+            j["shard"] = json!(format!("{}/{}", a.shard.index, a.shard.total));
+            j["total_count"] = json!(a.count);
+        }
         Ok(j)
     })();
     match result {

@@ -57,18 +57,24 @@ fn records(path: &PathBuf) -> Result<Vec<Value>, String> {
 pub fn table5(runs: &[Vec<Value>]) -> String {
     // (engine, bits) -> per-run (mr64 ms, mrac ms, t, overhead, eq10/eq9, restarting, paper, r, sieve)
     type Row = (f64, f64, u64, f64, Option<f64>, Option<f64>, Option<f64>, u64, u64);
-    let mut cells: BTreeMap<(String, u64), Vec<Row>> = BTreeMap::new();
+    let mut cells: BTreeMap<(String, u64, u64, u64), Vec<Row>> = BTreeMap::new();
     for run in runs {
-        let arm = |engine: &str, bits: u64, inside: &str| {
+        let arm = |engine: &str, bits: u64, sieve: u64, inside: &str| {
             run.iter().find(|v| {
-                v["op"] == "table5" && v["inside"] == inside && v["bits"] == bits && v["engine"].as_str().unwrap_or("primekit") == engine
+                v["op"] == "table5"
+                    && v["inside"] == inside
+                    && v["bits"] == bits
+                    && v["sieve_primes"] == sieve
+                    && v["engine"].as_str().unwrap_or("primekit") == engine
             })
         };
         for s in run.iter().filter(|v| v["op"] == "table5" && v.get("overhead_pct").is_some()) {
             let engine = s["engine"].as_str().unwrap_or("primekit").to_string();
             let Some(bits) = s["bits"].as_u64() else { continue };
-            let (Some(m64), Some(mac)) = (arm(&engine, bits, "mr64"), arm(&engine, bits, "mrac")) else { continue };
-            cells.entry((engine, bits)).or_default().push((
+            let sieve = s["sieve_primes"].as_u64().unwrap_or(0);
+            let td = s["redundant_td"].as_u64().unwrap_or(0);
+            let (Some(m64), Some(mac)) = (arm(&engine, bits, sieve, "mr64"), arm(&engine, bits, sieve, "mrac")) else { continue };
+            cells.entry((engine, bits, sieve, td)).or_default().push((
                 m64["mean_ms"].as_f64().unwrap_or(f64::NAN),
                 mac["mean_ms"].as_f64().unwrap_or(f64::NAN),
                 mac["t"].as_u64().unwrap_or(0),
@@ -86,7 +92,7 @@ pub fn table5(runs: &[Vec<Value>]) -> String {
     );
     let pct = |x: f64| if x.is_finite() { format!("{x:.0}%") } else { "–".into() };
     let opt_median = |v: Vec<Option<f64>>| if v.iter().all(Option::is_some) { median(v.into_iter().flatten().collect()) } else { f64::NAN };
-    for ((engine, bits), rows) in &cells {
+    for ((engine, bits, _, _), rows) in &cells {
         let col = |f: &dyn Fn(&Row) -> f64| median(rows.iter().map(f).collect());
         let (lo, hi) = rows.iter().map(|r| r.3).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
         let _ = writeln!(

@@ -94,10 +94,12 @@ pub fn merge(records: &[Value]) -> Vec<Value> {
                 }
             }
             Some("dist") => {
-                let key = ["kernel", "pga", "sieve", "safe", "bits", "r", "L", "gamma", "seed"].map(|k| v[k].to_string()).join("|");
+                let key = ["kernel", "pga", "sieve", "safe", "bits", "r", "L", "gamma", "seed", "total_count"]
+                    .map(|k| v[k].to_string())
+                    .join("|");
                 match dists.get_mut(&key) {
                     None => {
-                        dists.insert(key, v.clone());
+                        dists.insert(key, start_dist(v));
                     }
                     Some(e) => add_dist(e, v),
                 }
@@ -136,44 +138,100 @@ pub fn merge(records: &[Value]) -> Vec<Value> {
     out
 }
 
+/// Sets `obj[key] = x` when `obj` is a JSON object (a malformed record is left alone).
+fn set(obj: Option<&mut Value>, key: &str, x: Value) {
+    if let Some(o) = obj.and_then(Value::as_object_mut) {
+        o.insert(key.into(), x);
+    }
+}
+
+/// Bin-wise sum of two count arrays; `Null` when they are not arrays of equal length.
+fn sum_counts(a: &Value, b: &Value) -> Value {
+    match (a.as_array(), b.as_array()) {
+        (Some(a), Some(b)) if a.len() == b.len() => {
+            json!(a.iter().zip(b).map(|(x, y)| x.as_u64().unwrap_or(0) + y.as_u64().unwrap_or(0)).collect::<Vec<_>>())
+        }
+        _ => Value::Null,
+    }
+}
+
+/// A new merged distribution record from its first shard: the shard it came from is
+/// remembered, so that a shard given twice or a missing one is reported, not summed.
+fn start_dist(v: &Value) -> Value {
+    let mut z = v.clone();
+    let shard = v["shard"].clone();
+    set(Some(&mut z), "shards_seen", json!([shard]));
+    z
+}
+
 /// Adds the histograms of `v` (same check, another shard) into `e`.
 fn add_dist(e: &mut Value, v: &Value) {
-    e["count"] = json!(e["count"].as_u64().unwrap_or(0) + v["count"].as_u64().unwrap_or(0));
-    let sum = |a: &Value, b: &Value| -> Value {
-        match (a.as_array(), b.as_array()) {
-            (Some(a), Some(b)) if a.len() == b.len() => {
-                json!(a.iter().zip(b).map(|(x, y)| x.as_u64().unwrap_or(0) + y.as_u64().unwrap_or(0)).collect::<Vec<_>>())
-            }
-            _ => Value::Null, // shards disagree on the bins: not mergeable
+    let count = e["count"].as_u64().unwrap_or(0) + v["count"].as_u64().unwrap_or(0);
+    set(Some(e), "count", json!(count));
+    let msb = sum_counts(&e["msb"]["counts"], &v["msb"]["counts"]);
+    set(e.get_mut("msb"), "counts", msb);
+    let theirs = v["residues"].as_array().cloned().unwrap_or_default();
+    if let Some(ours) = e.get_mut("residues").and_then(Value::as_array_mut) {
+        let same_p = ours.len() == theirs.len() && ours.iter().zip(&theirs).all(|(a, b)| a["p"] == b["p"]);
+        for (k, a) in ours.iter_mut().enumerate() {
+            let c = if same_p { sum_counts(&a["counts"], &theirs[k]["counts"]) } else { Value::Null };
+            set(Some(a), "counts", c);
         }
-    };
-    e["msb"]["counts"] = sum(&e["msb"]["counts"], &v["msb"]["counts"]);
-    if let (Some(er), Some(vr)) = (e["residues"].as_array_mut(), v["residues"].as_array()) {
-        for (a, b) in er.iter_mut().zip(vr) {
-            a["counts"] = sum(&a["counts"], &b["counts"]);
-        }
+    }
+    if let Some(seen) = e.get_mut("shards_seen").and_then(Value::as_array_mut) {
+        seen.push(v["shard"].clone());
     }
     if let Some(o) = e.as_object_mut() {
         o.remove("plot");
     }
 }
 
-/// Recomputes a (merged) distribution record's fits from its counts.
+/// Whether the shards seen are exactly 0/n .. n-1/n once each (records without a shard
+/// field, from unsharded runs, pass when alone).
+fn shards_complete(seen: &[Value]) -> Result<(), String> {
+    if seen.len() == 1 && seen[0].is_null() {
+        return Ok(());
+    }
+    let parsed: Option<Vec<(usize, usize)>> = seen
+        .iter()
+        .map(|s| {
+            let (i, n) = s.as_str()?.split_once('/')?;
+            Some((i.parse().ok()?, n.parse().ok()?))
+        })
+        .collect();
+    let Some(mut p) = parsed else { return Err("a record without its shard (i/n) cannot be merged with others".into()) };
+    p.sort();
+    let n = p[0].1;
+    if p.iter().enumerate().all(|(k, &(i, m))| i == k && m == n) && p.len() == n {
+        Ok(())
+    } else {
+        Err(format!("shards seen {:?} are not each of 0..{n} of {n} once", p.iter().map(|(i, n)| format!("{i}/{n}")).collect::<Vec<_>>()))
+    }
+}
+
+/// Recomputes a merged distribution record's fits from its summed counts; a record whose
+/// MSB histogram has no counts (written before they were recorded) is left as it is.
 fn judge_dist(mut v: Value) -> Value {
     use primekit_research::pga::distribution::Fit;
-    let counts = |x: &Value| -> Option<Vec<u64>> { x.as_array()?.iter().map(Value::as_u64).collect() };
-    if let Some(c) = counts(&v["msb"]["counts"]) {
-        let labels = (0xC0..0xC0 + c.len() as u32).collect();
-        v["msb"] = crate::cmd_dist::msb_json(&Fit::from_counts(labels, c));
-    } else {
-        v["msb"] = json!({"error": "shards with different MSB bins, or without counts, cannot be merged"});
+    let seen = v.as_object_mut().and_then(|o| o.remove("shards_seen")).and_then(|s| s.as_array().cloned()).unwrap_or_default();
+    if v["msb"].get("counts").is_none() && seen.len() <= 1 {
+        return v;
     }
-    if let Some(res) = v["residues"].as_array_mut() {
+    if let Err(e) = shards_complete(&seen) {
+        set(Some(&mut v), "error", json!(e));
+    }
+    let counts = |x: &Value| -> Option<Vec<u64>> { x.as_array().filter(|a| !a.is_empty())?.iter().map(Value::as_u64).collect() };
+    let msb = match counts(&v["msb"]["counts"]) {
+        Some(c) => crate::cmd_dist::msb_json(&Fit::from_counts((0xC0..0xC0 + c.len() as u32).collect(), c)),
+        None => json!({"error": "shards with different MSB bins, or without counts, cannot be merged"}),
+    };
+    set(Some(&mut v), "msb", msb);
+    if let Some(res) = v.get_mut("residues").and_then(Value::as_array_mut) {
         for r in res.iter_mut() {
             let labels: Option<Vec<u32>> = r["classes"].as_array().and_then(|a| a.iter().map(|x| x.as_u64().map(|x| x as u32)).collect());
             match (labels, counts(&r["counts"]), r["p"].as_u64()) {
-                (Some(l), Some(c), Some(p)) => *r = crate::cmd_dist::residue_json(p as u32, &Fit::from_counts(l, c)),
-                _ => r["error"] = json!("residue counts cannot be merged"),
+                (Some(l), Some(c), Some(p)) if l.len() == c.len() => *r = crate::cmd_dist::residue_json(p as u32, &Fit::from_counts(l, c)),
+                _ => *r = json!({"p": r["p"].clone(), "error": "residue counts cannot be merged"}),
             }
         }
     }
@@ -272,8 +330,13 @@ mod tests {
                    "msb": crate::cmd_dist::msb_json(&Fit::from_counts(labels.clone(), c.to_vec())),
                    "residues": [crate::cmd_dist::residue_json(3, &Fit::from_counts(vec![1, 2], r.to_vec()))], "plot": "x.png"})
         };
-        let m = merge(&[rec(&a, &[5, 7]), rec(&b, &[6, 4])]);
+        let shard = |mut r: Value, s: &str| {
+            r["shard"] = json!(s);
+            r
+        };
+        let m = merge(&[shard(rec(&a, &[5, 7]), "0/2"), shard(rec(&b, &[6, 4]), "1/2")]);
         assert_eq!(m.len(), 1);
+        assert!(m[0].get("error").is_none(), "{}", m[0]);
         let sum: Vec<u64> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
         let want = Fit::from_counts(labels.clone(), sum.clone());
         assert_eq!(m[0]["count"], json!(sum.iter().sum::<u64>()));
@@ -282,6 +345,18 @@ mod tests {
         assert_eq!(m[0]["residues"][0]["counts"], json!([11, 11]));
         assert_eq!(m[0]["residues"][0]["chi2"], json!(0.0));
         assert!(m[0].get("plot").is_none());
+        // The same shard twice, or one missing, is reported rather than summed silently.
+        let twice = merge(&[shard(rec(&a, &[5, 7]), "0/2"), shard(rec(&a, &[5, 7]), "0/2")]);
+        assert!(twice[0]["error"].as_str().is_some_and(|e| e.contains("0/2")), "{}", twice[0]);
+        let missing = merge(&[shard(rec(&a, &[5, 7]), "0/3"), shard(rec(&b, &[6, 4]), "1/3")]);
+        assert!(missing[0].get("error").is_some());
+        // An older record without counts passes through untouched; malformed ones do not panic.
+        let old = json!({"op": "dist", "pga": "nss", "msb": {"chi2": 1.0, "p_value": 0.5}, "residues": []});
+        assert_eq!(merge(std::slice::from_ref(&old))[0], old);
+        let bad = json!({"op": "dist", "pga": "nss", "msb": 7, "residues": [3, "x"], "count": "many"});
+        let _ = merge(&[bad.clone(), bad]);
+        let empty = json!({"op": "dist", "pga": "x", "msb": {"counts": []}, "residues": [{"p": 3, "classes": [], "counts": []}]});
+        let _ = merge(&[empty.clone(), empty]);
         let point = |count: u64, mean: f64| {
             json!({"op": "pga", "engine": "primekit", "pga": "nss", "sieve": "nss", "safe": false, "bits": 1024, "r": 64, "L": 100, "t": 7, "U": 4,
                    "count": count, "mean_ms": mean, "median_ms": mean, "min_ms": mean / 2.0, "max_ms": mean * 2.0})

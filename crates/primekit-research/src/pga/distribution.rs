@@ -39,7 +39,7 @@ impl Fit {
         let band = (mu - TAU * mu.sqrt(), mu + TAU * mu.sqrt());
         let outside = counts.iter().filter(|&&c| (c as f64) < band.0 || (c as f64) > band.1).count();
         let chi2 = if mu > 0.0 { counts.iter().map(|&c| (c as f64 - mu).powi(2) / mu).sum() } else { 0.0 };
-        let dof = counts.len() - 1;
+        let dof = counts.len().saturating_sub(1);
         Fit { labels, counts, mu, band, outside, chi2, dof, p_value: chi2_sf(chi2, dof as f64) }
     }
 }
