@@ -152,19 +152,13 @@ pub fn table(results: &Path) -> String {
         }
         t5
     };
-    let med = |v: Vec<f64>| crate::render_pga::median(v);
+    let med = crate::bench::timing::median;
     let pct = |x: f64| if x.is_finite() { format!("{x:.0}%") } else { "–".into() };
     let column = |t5: &std::collections::BTreeMap<u64, Vec<(f64, f64, f64)>>, pick: fn(&(f64, f64, f64)) -> f64| -> Vec<String> {
         t5.values().map(|v| pct(med(v.iter().map(pick).collect()))).collect()
     };
     // The paper's overhead per size, for the verdict.
-    let paper_t5 = |bits: u64| match bits {
-        512 => Some(40.0),
-        1024 => Some(35.0),
-        2048 => Some(43.0),
-        3072 => Some(46.0),
-        _ => None,
-    };
+    let paper_t5 = |bits: u64| u32::try_from(bits).ok().and_then(crate::bench::table5::paper_overhead);
     // Sizes where the median overhead is within 15 points of the paper's.
     let near_paper = |t5: &std::collections::BTreeMap<u64, Vec<(f64, f64, f64)>>| -> (usize, usize) {
         let within =

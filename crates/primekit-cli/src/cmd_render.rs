@@ -4,13 +4,13 @@
 //! `<!-- end render -->`; a test re-renders every such block and fails on any difference,
 //! so no figure in them is copied by hand.
 
+use crate::bench::timing::median;
 use crate::bench::{adversarial, suite};
-use crate::render_pga::median;
 use clap::{Args as ClapArgs, ValueEnum};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -43,7 +43,7 @@ pub struct Args {
 }
 
 /// The JSON records of one file; a line that is not JSON is an error naming it.
-fn records(path: &PathBuf) -> Result<Vec<Value>, String> {
+pub(crate) fn records(path: &Path) -> Result<Vec<Value>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     text.lines()
         .enumerate()

@@ -270,14 +270,10 @@ fn replot(a: &ReportArgs) -> Result<(), String> {
     crate::plots::init_font()?;
     let read = |name: &str| -> Result<Vec<Value>, String> {
         let path = a.out.join(name);
-        match std::fs::read_to_string(&path) {
-            Ok(t) => t
-                .lines()
-                .filter(|l| !l.trim().is_empty())
-                .map(|l| serde_json::from_str(l).map_err(|e| format!("{}: {e}", path.display())))
-                .collect(),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-            Err(e) => Err(format!("{}: {e}", path.display())),
+        if path.exists() {
+            crate::cmd_render::records(&path)
+        } else {
+            Ok(Vec::new())
         }
     };
     let (p, o) = (read("sweep.jsonl")?, read("sweep-openssl.jsonl")?);

@@ -2,19 +2,10 @@
 //! interleaved head-to-head of the nine PGA × sieve combinations, the best grid point of
 //! each (Tables 5.1/5.2) and the distribution checks (§5.2, Fig. 5.22).
 
+use crate::bench::timing::median;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-
-/// The median of `v` (NaN when empty; NaNs sort last rather than panic).
-pub(crate) fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    match v.len() {
-        0 => f64::NAN,
-        n if n % 2 == 1 => v[n / 2],
-        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
-    }
-}
 
 fn combo(v: &Value) -> String {
     format!("{} + {}", v["pga"].as_str().unwrap_or("?"), v["sieve"].as_str().unwrap_or("?"))

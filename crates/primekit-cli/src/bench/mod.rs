@@ -19,7 +19,7 @@ pub mod pga_tables;
 mod provable;
 mod rsa;
 pub mod suite;
-mod table5;
+pub mod table5;
 mod td;
 mod test;
 pub mod timing;

@@ -45,7 +45,7 @@ fn table4_r(bits: u32) -> usize {
 }
 
 /// The overhead in Massimo & Paterson 2020, Table 5, of MR64 inside over MRAC inside, in percent.
-fn paper_overhead(bits: u32) -> Option<f64> {
+pub(crate) fn paper_overhead(bits: u32) -> Option<f64> {
     match bits {
         512 => Some(40.0),
         1024 => Some(35.0),

@@ -22,8 +22,16 @@ pub fn time_passes<T>(inputs: &[T], reps: usize, mut f: impl FnMut(&T)) -> Vec<f
 /// Mean and median of samples.
 pub fn mean_median(samples: &[f64]) -> (f64, f64) {
     let mean = samples.iter().sum::<f64>() / samples.len() as f64;
-    let mut s = samples.to_vec();
-    s.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    let median = if s.len() % 2 == 1 { s[s.len() / 2] } else { (s[s.len() / 2 - 1] + s[s.len() / 2]) / 2.0 };
-    (mean, median)
+    (mean, median(samples.to_vec()))
+}
+
+/// The median of `v` (the mean of the two middle values for an even count; NaN when
+/// empty; NaNs sort last rather than panic).
+pub fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
 }
