@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Soundness of the CPU backends on CPUs that lack their instructions: the soundness test's
 # child (crates/primekit/tests/soundness.rs, `entry_points_child`) runs every public entry
-# point under qemu-x86_64 with CPU models that lack AVX-512 IFMA (EPYC-Rome: BMI2/ADX,
-# AVX2) and also BMI2/ADX (Westmere). Detection must pick the kernel the model has, and an
+# point under qemu-x86_64 with CPU models that lack AVX-512 IFMA (EPYC and EPYC-Rome:
+# BMI2/ADX, AVX2) and also BMI2/ADX (Westmere). Detection must pick the kernel the model has, and an
 # illegal instruction anywhere would kill the process. Installs qemu-user where missing
 # and the user is root; otherwise skips with a message.
 set -uo pipefail
@@ -29,9 +29,10 @@ if [ -z "$BIN" ] || [ ! -x "$BIN" ]; then
     exit 1
 fi
 status=0
-# model:kernel expected by default, or model:kernel:1 to request that kernel explicitly
-# (the AVX2 lanes are opt-in: EPYC-Rome has AVX2 but its default is ADX).
-for spec in Westmere:portable EPYC-Rome:adx EPYC-Rome:avx2:1; do
+# model:kernel expected by default, or model:kernel:1 to request that kernel explicitly.
+# EPYC (Zen 1) splits 256-bit operations, so its default is ADX; EPYC-Rome (Zen 2) runs
+# them at full width, so its default is the AVX2 lanes (arith::cpu::avx2_full_width).
+for spec in Westmere:portable EPYC:adx EPYC-Rome:avx2 EPYC-Rome:adx:1; do
     IFS=: read -r model want explicit <<<"$spec"
     request=""
     [ -n "$explicit" ] && request="$want"

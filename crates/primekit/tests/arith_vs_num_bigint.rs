@@ -58,7 +58,8 @@ fn both_kernels_exercised_where_available() {
             assert!(ks.contains(&Kernel::Ifma));
             assert_eq!(Kernel::best(), Kernel::Ifma);
         } else {
-            assert_eq!(Kernel::best(), Kernel::Adx);
+            // Avx2 where 256-bit multiplies run at full width (a CPUID table), else Adx.
+            assert!(matches!(Kernel::best(), Kernel::Adx | Kernel::Avx2));
         }
     }
     assert!(Kernel::Portable.is_available());

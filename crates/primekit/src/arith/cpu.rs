@@ -191,6 +191,48 @@ impl Tokens {
     }
 }
 
+/// Whether a CPU with AVX2 executes 256-bit integer multiplies at full width, from its
+/// CPUID vendor string and display family and model: every Intel core family 6 with
+/// AVX2 (Haswell onwards), AMD Zen 2 (family 0x17, model 0x30 and above) and every later
+/// AMD family; not AMD Zen 1 / Zen+ (family 0x17 below model 0x30), Hygon (family 0x18,
+/// Zen 1 based), AMD families before Zen, or vendors not listed.
+pub(crate) const fn avx2_full_width(vendor: &[u8; 12], family: u32, model: u32) -> bool {
+    match vendor {
+        b"GenuineIntel" => family == 6,
+        b"AuthenticAMD" => family > 0x17 || (family == 0x17 && model >= 0x30),
+        _ => false,
+    }
+}
+
+/// [`avx2_full_width`] for the CPU this runs on (false off x86_64).
+fn cpuid_avx2_full_width() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::__cpuid;
+        // SAFETY: CPUID exists on every x86_64 CPU; leaves 0 and 1 always do.
+        #[allow(unused_unsafe)]
+        let (l0, l1) = unsafe { (__cpuid(0), __cpuid(1)) };
+        let mut vendor = [0u8; 12];
+        vendor[..4].copy_from_slice(&l0.ebx.to_le_bytes());
+        vendor[4..8].copy_from_slice(&l0.edx.to_le_bytes());
+        vendor[8..].copy_from_slice(&l0.ecx.to_le_bytes());
+        let (family, model) = display_family_model(l1.eax);
+        avx2_full_width(&vendor, family, model)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// Display family and model from CPUID leaf 1's EAX: the extended family is added when
+/// the base family is 0xF, the extended model prepended when it is 6 or 0xF.
+const fn display_family_model(eax: u32) -> (u32, u32) {
+    let base_family = (eax >> 8) & 0xf;
+    let base_model = (eax >> 4) & 0xf;
+    let family = if base_family == 0xf { base_family + ((eax >> 20) & 0xff) } else { base_family };
+    let model = if base_family == 6 || base_family == 0xf { base_model | (((eax >> 16) & 0xf) << 4) } else { base_model };
+    (family, model)
+}
+
 /// A family of arithmetic kernels. Naming one is a request; contexts check it against
 /// the CPU ([`Kernel::is_available`]) before running any of its instructions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -239,18 +281,31 @@ impl Kernel {
         Kernel::ALL.into_iter().filter(|k| k.is_available()).collect()
     }
 
-    /// The default kernel: `Ifma`, else `Adx`, else `Portable`.
+    /// The default kernel: `Ifma`, else `Avx2` where 256-bit integer multiplies run at
+    /// full width, else `Adx`, else `Portable`.
     ///
-    /// `Avx2` is opt-in (`PRIMEKIT_KERNEL=avx2`). Where 256-bit operations run at full
-    /// width it is the faster of the two on CPUs without IFMA: on AMD EPYC Zen 5 (run as
-    /// `avx2` vs `adx`) its four-lane square costs about 2.7 single ADX squares at 1024
-    /// bits, and is_prime on 1024/2048-bit primes took 0.68x/0.71x the ADX time, random
-    /// 1024/2048-bit primes about 0.8x. But Zen 1 splits each 256-bit operation into two
-    /// 128-bit halves, which would roughly halve the lanes' throughput and lose to ADX,
-    /// and detection cannot tell the two apart without a timing, which would make the
-    /// default depend on machine load (and is meaningless under an emulator).
+    /// `Avx2` runs the batched Miller-Rabin rounds and Fermat tests in four lanes and
+    /// otherwise the `Adx` kernel, so it only pays where one 256-bit `vpmuludq` costs
+    /// about what a 128-bit one does. Measured as `avx2` against `adx` on one machine:
+    /// on an AMD EPYC Zen 5, `is_prime` on 1024/2048-bit primes took 0.68x/0.71x the ADX
+    /// time and random primes about 0.8x; on an Intel Xeon (Emerald Rapids, the Golden
+    /// Cove family of Intel's client P-cores) 0.78-0.96x on primes. AMD Zen 1 and Zen+
+    /// (and Hygon's Zen-based family 0x18) split each 256-bit operation into two
+    /// 128-bit halves, which roughly halves the lanes' throughput, so they keep `Adx`.
+    /// The rule is a fixed table on the CPUID vendor, family and model
+    /// ([`avx2_full_width`]), not a timing, so the default never depends on machine
+    /// load or on an emulator. On Intel hybrid CPUs the efficiency cores also split
+    /// 256-bit operations; the rule follows the performance cores.
     pub fn best() -> Kernel {
-        [Kernel::Ifma, Kernel::Adx].into_iter().find(|k| k.is_available()).unwrap_or(Kernel::Portable)
+        if Kernel::Ifma.is_available() {
+            Kernel::Ifma
+        } else if Kernel::Avx2.is_available() && cpuid_avx2_full_width() {
+            Kernel::Avx2
+        } else if Kernel::Adx.is_available() {
+            Kernel::Adx
+        } else {
+            Kernel::Portable
+        }
     }
 
     /// The kernel contexts use by default: `PRIMEKIT_KERNEL` if set (read once per
@@ -301,6 +356,46 @@ mod tests {
         assert_eq!(Kernel::from_env(Some("nonsense")), Err(ArithError::UnknownKernel("nonsense".into())));
         assert_eq!(Kernel::from_env(None), Ok(Kernel::best()));
         assert_eq!(Kernel::from_env(Some("portable")), Ok(Kernel::Portable));
+    }
+
+    #[test]
+    fn avx2_width_table() {
+        // CPUID leaf 1 EAX of real parts: Zen 1 EPYC 7601 (0x00800F12), Zen 2 EPYC 7742
+        // (0x00830F10), Zen 3 EPYC 7763 (0x00A00F11), Hygon C86 (0x00900F01), Intel
+        // Skylake client (0x000506E3), Emerald Rapids (0x000C06F2).
+        let amd = b"AuthenticAMD";
+        let intel = b"GenuineIntel";
+        let fm = display_family_model;
+        assert_eq!(fm(0x0080_0F12), (0x17, 0x01));
+        assert_eq!(fm(0x0083_0F10), (0x17, 0x31));
+        assert_eq!(fm(0x00A0_0F11), (0x19, 0x01));
+        assert_eq!(fm(0x0090_0F01), (0x18, 0x00));
+        assert_eq!(fm(0x0005_06E3), (6, 0x5E));
+        assert_eq!(fm(0x000C_06F2), (6, 0xCF));
+        let (f, m) = fm(0x0080_0F12);
+        assert!(!avx2_full_width(amd, f, m), "Zen 1 splits 256-bit operations");
+        let (f, m) = fm(0x0083_0F10);
+        assert!(avx2_full_width(amd, f, m), "Zen 2");
+        let (f, m) = fm(0x00A0_0F11);
+        assert!(avx2_full_width(amd, f, m), "Zen 3");
+        assert!(!avx2_full_width(b"HygonGenuine", 0x18, 0), "Hygon is Zen 1 based");
+        assert!(!avx2_full_width(amd, 0x15, 0x60), "pre-Zen AMD");
+        let (f, m) = fm(0x0005_06E3);
+        assert!(avx2_full_width(intel, f, m));
+        assert!(!avx2_full_width(b"CentaurHauls", 6, 0x0F));
+    }
+
+    #[test]
+    fn default_is_available_and_prefers_ifma() {
+        let best = Kernel::best();
+        assert!(best.is_available());
+        if Kernel::Ifma.is_available() {
+            assert_eq!(best, Kernel::Ifma);
+        } else if !Kernel::Adx.is_available() {
+            assert_eq!(best, Kernel::Portable);
+        } else {
+            assert!(matches!(best, Kernel::Adx | Kernel::Avx2), "{best}");
+        }
     }
 
     #[test]
