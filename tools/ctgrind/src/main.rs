@@ -96,19 +96,25 @@ impl Values {
 
 const LIMBS: usize = 16; // 1024-bit operands
 
-/// An odd modulus with its top bit set, public top byte, secret everything else.
+/// An odd 1024-bit modulus with its top bit set, public top byte, secret everything else.
 fn secret_modulus(v: &mut Values) -> Vec<Limb> {
-    let mut m = v.limbs(LIMBS);
+    secret_modulus_of(v, LIMBS)
+}
+
+/// [`secret_modulus`] of `limbs` limbs.
+fn secret_modulus_of(v: &mut Values, limbs: usize) -> Vec<Limb> {
+    let mut m = v.limbs(limbs);
     m[0] |= 1;
-    m[LIMBS - 1] |= 1 << 63;
-    secret_bytes(&m, 0, LIMBS * 8 - 1);
+    m[limbs - 1] |= 1 << 63;
+    secret_bytes(&m, 0, limbs * 8 - 1);
     m
 }
 
-/// A secret value below 2^1023 (so below any modulus from `secret_modulus`).
-fn secret_operand(v: &mut Values) -> Vec<Limb> {
-    let mut a = v.limbs(LIMBS);
-    a[LIMBS - 1] >>= 1;
+/// A secret value of `limbs` limbs below 2^(64 limbs - 1) (so below any modulus from
+/// `secret_modulus_of` with as many limbs).
+fn secret_operand(v: &mut Values, limbs: usize) -> Vec<Limb> {
+    let mut a = v.limbs(limbs);
+    a[limbs - 1] >>= 1;
     secret(&a);
     a
 }
@@ -118,20 +124,22 @@ fn check(name: &str, got: &[Limb], want: &BigUint) {
     assert_eq!(&from_limbs(got), want, "{name}: wrong result");
 }
 
-fn montgomery_and_pow_ct(kernel: Kernel, v: &mut Values) {
-    let m_limbs = secret_modulus(v);
-    let (a, b, e) = (secret_operand(v), secret_operand(v), secret_operand(v));
+/// The Montgomery operations and `pow_ct` on `limbs`-limb secrets: 16 (1024 bits, the
+/// loop kernels) and 8 (512 bits, the register kernels of `adx_fixed`).
+fn montgomery_and_pow_ct(kernel: Kernel, v: &mut Values, limbs: usize) {
+    let m_limbs = secret_modulus_of(v, limbs);
+    let (a, b, e) = (secret_operand(v, limbs), secret_operand(v, limbs), secret_operand(v, limbs));
     // SAFETY: `kernel` is either detected, or Adx forced by CTGRIND_HOST_HAS_ADX because
     // the host CPU has BMI2/ADX (valgrind executes them but hides them from CPUID).
-    let ctx = setup(|| unsafe { MontContext::with_kernel_unchecked(&from_limbs(&m_limbs), kernel) }.expect("odd 1024-bit modulus"));
+    let ctx = setup(|| unsafe { MontContext::with_kernel_unchecked(&from_limbs(&m_limbs), kernel) }.expect("odd modulus"));
     let mut t = ctx.scratch();
     let am = ctx.to_mont(&a, &mut t);
     let bm = ctx.to_mont(&b, &mut t);
-    let mut prod = vec![0; LIMBS];
+    let mut prod = vec![0; limbs];
     ctx.mul(&mut prod, &am, &bm, &mut t);
-    let mut sq = vec![0; LIMBS];
+    let mut sq = vec![0; limbs];
     ctx.sqr(&mut sq, &am, &mut t);
-    let pw = pow_ct(&ctx, &am, &e, 64 * LIMBS);
+    let pw = pow_ct(&ctx, &am, &e, 64 * limbs);
     let (prod, sq, pw) = (ctx.from_mont(&prod, &mut t), ctx.from_mont(&sq, &mut t), ctx.from_mont(&pw, &mut t));
     // Everything below is the (unchecked) oracle on declassified copies.
     for x in [&m_limbs, &a, &b, &e] {
@@ -269,7 +277,7 @@ fn leaky_control(v: &mut Values) {
     let m = secret_modulus(v);
     public(&m); // only the exponent is secret here: its bits steer pow_vartime's windows
     let a = v.limbs(LIMBS);
-    let e = secret_operand(v);
+    let e = secret_operand(v, LIMBS);
     let ctx = MontContext::new(&from_limbs(&m)).unwrap();
     let mut t = ctx.scratch();
     let mut a = a;
@@ -294,8 +302,10 @@ fn main() {
                 kernels.push(Kernel::Adx);
             }
             for &k in &kernels {
-                for _ in 0..2 {
-                    montgomery_and_pow_ct(k, &mut v);
+                for limbs in [8, 16] {
+                    for _ in 0..2 {
+                        montgomery_and_pow_ct(k, &mut v, limbs);
+                    }
                 }
             }
             let passed = miller_rabin_passes_ct(false);
@@ -316,7 +326,7 @@ fn main() {
                 "ctgrind ct: checked fermat_base_two_ct (secret 1024-bit candidates); 8-lane IFMA Fermat {}",
                 if lanes { "checked" } else { "NOT checked (no AVX-512 IFMA on this (virtual) CPU)" }
             );
-            println!("ctgrind ct: checked kernels {kernels:?}: MontContext::{{to_mont, mul, sqr, from_mont}}, pow_ct (1024-bit secret modulus, base, exponent); MillerRabin::passes_ct (secret n except top and low byte, secret base)");
+            println!("ctgrind ct: checked kernels {kernels:?}: MontContext::{{to_mont, mul, sqr, from_mont}}, pow_ct (512- and 1024-bit secret modulus, base, exponent); MillerRabin::passes_ct (secret n except top and low byte, secret base)");
         }
         "leaky-control" => {
             leaky_control(&mut v);

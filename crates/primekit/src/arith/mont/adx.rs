@@ -400,21 +400,26 @@ pub(crate) fn mont_mul(cpu: Bmi2Adx, out: &mut [Limb], a: &[Limb], b: &[Limb], m
 }
 
 /// Montgomery reduction of `t[..2n]` (value `< m*R`); `t` is destroyed.
-pub(crate) fn redc(_: Bmi2Adx, out: &mut [Limb], t: &mut [Limb], m: &[Limb], m0inv: Limb) {
+pub(crate) fn redc(cpu: Bmi2Adx, out: &mut [Limb], t: &mut [Limb], m: &[Limb], m0inv: Limb) {
     let n = m.len();
     assert!(n >= 1 && out.len() == n && t.len() >= 2 * n);
+    if let (Ok(o), Some(Ok(w)), Ok(m)) =
+        (<&mut [Limb; 8]>::try_from(&mut *out), t.get(..16).map(<&[Limb; 16]>::try_from), <&[Limb; 8]>::try_from(m))
+    {
+        return super::adx_fixed::redc8(cpu, o, w, m, m0inv);
+    }
     // SAFETY: as in mont_mul.
     unsafe { redc_wide(out.as_mut_ptr(), t.as_mut_ptr(), m.as_ptr(), m0inv, n) }
 }
 
 /// Montgomery square: cross products once, doubled, plus the diagonal, then
-/// `redc_wide`; about 1.5n^2 word products. For n = 8, the register product kernel
-/// (2n^2 products, but no memory accumulator) is faster.
+/// `redc_wide`; about 1.5n^2 word products. For n = 8, the straight-line square and
+/// register reduction of `adx_fixed`.
 pub(crate) fn mont_sqr(cpu: Bmi2Adx, out: &mut [Limb], a: &[Limb], m: &[Limb], m0inv: Limb, t: &mut [Limb]) {
     let n = m.len();
     assert!(n >= 1 && a.len() == n && out.len() == n && t.len() >= 2 * n + 2);
-    if try_fixed(cpu, out, a, a, m, m0inv) {
-        return;
+    if let (Ok(o), Ok(a), Ok(m)) = (<&mut [Limb; 8]>::try_from(&mut *out), <&[Limb; 8]>::try_from(a), <&[Limb; 8]>::try_from(m)) {
+        return super::adx_fixed::mont_sqr8(cpu, o, a, m, m0inv);
     }
     // SAFETY: as in mont_mul.
     unsafe {

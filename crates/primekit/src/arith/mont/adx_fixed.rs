@@ -1,7 +1,10 @@
-//! Montgomery product for n = 8 limbs (moduli of 449..=512 bits) with the whole
-//! accumulator in registers: CIOS (Koc, Acar and Kaliski 1996) with each row's two
-//! carry chains on `adcx`/`adox` (Ozturk, Guilford, Gopal and Feghali 2012), fully
-//! unrolled, so the only memory traffic is the operand loads and the final store.
+//! Montgomery product, square and reduction for n = 8 limbs (moduli of 449..=512 bits)
+//! with the accumulator in registers: the product is CIOS (Koc, Acar and Kaliski 1996)
+//! with each row's two carry chains on `adcx`/`adox` (Ozturk, Guilford, Gopal and
+//! Feghali 2012), fully unrolled, so the only memory traffic is the operand loads and the
+//! final store; the square computes a^2 straight-line (28 cross products once, doubled,
+//! plus 8 diagonal squares) and reduces it with the same register rows (36 + 64 word
+//! products against the product's 128).
 //!
 //! Contract (R = 2^512): the one in `adx`'s module doc, for n = 8: the CPU supports BMI2
 //! and ADX (the caller holds a `Bmi2Adx` token); `m` odd, `m0inv = -m^{-1} mod 2^64`;
@@ -101,6 +104,41 @@ macro_rules! row8 {
     };
 }
 
+/// Reduction step `T = (T + q*m) / 2^64` with `q = t0 * m0inv mod 2^64` (m0inv in the
+/// memory operand `$m0inv`, m at rdi), on registers `t0..t8` and the spare `x` (zero on
+/// entry). On exit the new t0..t8 are the old t1..t8, x, and the old t0 (now zero) is
+/// the new spare, as in [`iter8`]. Bounds: T + q*m < 2^577 when T < 2^513, so x takes
+/// the top bit.
+macro_rules! red8 {
+    ($m0inv:literal, $t0:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal, $t5:literal, $t6:literal, $t7:literal, $t8:literal, $x:literal) => {
+        concat!(
+            "mov rdx, ",
+            $t0,
+            "\n",
+            "imul rdx, ",
+            $m0inv,
+            "\n",
+            row8!("rdi", $t0, $t1, $t2, $t3, $t4, $t5, $t6, $t7, $t8),
+            // t0 is now zero: fold the pending carries into t8 and x.
+            "adox ",
+            $t8,
+            ", ",
+            $t0,
+            "\n",
+            "adcx ",
+            $x,
+            ", ",
+            $t0,
+            "\n",
+            "adox ",
+            $x,
+            ", ",
+            $t0,
+            "\n",
+        )
+    };
+}
+
 /// Iteration `i` of CIOS on registers `t0..t8` and the spare `x` (zero on entry):
 /// `T = (T + a_i*b + q*m) / 2^64` with `q = (t0 + a_i b_0) * m0inv mod 2^64`. On exit
 /// the new t0..t8 are the old t1..t8, x, and the old t0 (now zero) is the new spare.
@@ -129,27 +167,46 @@ macro_rules! iter8 {
             "adox ",
             $x,
             ", rax\n",
-            "mov rdx, ",
-            $t0,
+            red8!("qword ptr [rsp + 64]", $t0, $t1, $t2, $t3, $t4, $t5, $t6, $t7, $t8, $x),
+        )
+    };
+}
+
+/// Cross-product row i of an 8-limb square, straight-line: `w[2i+1..i+8] += a_i *
+/// a[i+1..8]` and the row's carry word into `w[i+8]`, which no earlier row has written.
+/// `$i` and `$len` = 7 - i are literals; `{w}` and `{a}` are read only; `{lo}`, `{hi}`,
+/// `{hp}` and rdx are clobbered. Offsets are assembler symbols (`sqk`), so the row has
+/// no pointer updates and no loop.
+macro_rules! sqr8_row {
+    ($i:literal, $len:literal) => {
+        concat!(
+            "mov rdx, qword ptr [{a} + 8*",
+            $i,
+            "]\n",
+            "xor {hp:e}, {hp:e}\n", // CF = OF = 0
+            ".set sqk, ",
+            $i,
+            " + 1\n",
+            ".rept ",
+            $len,
             "\n",
-            "imul rdx, qword ptr [rsp + 64]\n",
-            row8!("rdi", $t0, $t1, $t2, $t3, $t4, $t5, $t6, $t7, $t8),
-            // t0 is now zero: use it to fold the pending carries into t8 and x.
-            "adox ",
-            $t8,
-            ", ",
-            $t0,
-            "\n",
-            "adcx ",
-            $x,
-            ", ",
-            $t0,
-            "\n",
-            "adox ",
-            $x,
-            ", ",
-            $t0,
-            "\n",
+            "mulx {hi}, {lo}, qword ptr [{a} + 8*sqk]\n",
+            "adcx {lo}, qword ptr [{w} + 8*(",
+            $i,
+            " + sqk)]\n",
+            "adox {lo}, {hp}\n",
+            "mov qword ptr [{w} + 8*(",
+            $i,
+            " + sqk)], {lo}\n",
+            "mov {hp}, {hi}\n",
+            ".set sqk, sqk + 1\n",
+            ".endr\n",
+            "mov {lo:e}, 0\n", // mov leaves the flags alone
+            "adox {hp}, {lo}\n",
+            "adcx {hp}, {lo}\n",
+            "mov qword ptr [{w} + 8*(",
+            $i,
+            " + 8)], {hp}\n",
         )
     };
 }
@@ -245,6 +302,123 @@ pub(crate) fn mont_mul8(_: Bmi2Adx, out: &mut [Limb; 8], a: &[Limb; 8], b: &[Lim
             inout("rcx") a.as_ptr() => _,
             inout("rdx") m0inv => _,
             inout("rsi") b.as_ptr() => _,
+            inout("rdi") m.as_ptr() => _,
+            out("r8") _,
+            out("r9") _,
+            out("r10") _,
+            out("r11") _,
+            out("r12") _,
+            out("r13") _,
+            out("r14") _,
+            out("r15") _,
+        );
+    }
+}
+
+/// `w = a^2` (16 limbs) for n = 8, straight-line: the 28 cross products once as seven
+/// rows, then one pass that doubles them and adds the eight diagonal squares. Same
+/// timing contract as the rest of this module.
+fn sqr8_wide(_: Bmi2Adx, w: &mut [Limb; 16], a: &[Limb; 8]) {
+    *w = [0; 16];
+    // SAFETY: the token proves BMI2/ADX. Reads a[0..8]; reads and writes w[0..16] (every
+    // offset is a constant below 16).
+    unsafe {
+        asm!(
+            sqr8_row!("0", "7"),
+            sqr8_row!("1", "6"),
+            sqr8_row!("2", "5"),
+            sqr8_row!("3", "4"),
+            sqr8_row!("4", "3"),
+            sqr8_row!("5", "2"),
+            sqr8_row!("6", "1"),
+            // Double and add the diagonal: the CF chain doubles, the OF chain adds a_k^2;
+            // both end clear because a^2 < 2^1024.
+            "xor {hp:e}, {hp:e}",
+            ".set sqk, 0",
+            ".rept 8",
+            "mov rdx, qword ptr [{a} + 8*sqk]",
+            "mulx {hi}, {lo}, rdx",
+            "mov rdx, qword ptr [{w} + 16*sqk]",
+            "mov {hp}, qword ptr [{w} + 16*sqk + 8]",
+            "adcx rdx, rdx",
+            "adcx {hp}, {hp}",
+            "adox rdx, {lo}",
+            "adox {hp}, {hi}",
+            "mov qword ptr [{w} + 16*sqk], rdx",
+            "mov qword ptr [{w} + 16*sqk + 8], {hp}",
+            ".set sqk, sqk + 1",
+            ".endr",
+            a = in(reg) a.as_ptr(),
+            w = in(reg) w.as_mut_ptr(),
+            lo = out(reg) _,
+            hi = out(reg) _,
+            hp = out(reg) _,
+            out("rdx") _,
+            options(nostack),
+        );
+    }
+}
+
+/// `out = a^2 R^{-1} mod m` for n = 8: [`sqr8_wide`] (36 word products) then [`redc8`]
+/// (64), against 128 for [`mont_mul8`] on a = b. Contract as [`mont_mul8`].
+pub(crate) fn mont_sqr8(cpu: Bmi2Adx, out: &mut [Limb; 8], a: &[Limb; 8], m: &[Limb; 8], m0inv: Limb) {
+    let mut w = [0; 16];
+    sqr8_wide(cpu, &mut w, a);
+    redc8(cpu, out, &w, m, m0inv);
+}
+
+/// `out = w*R^{-1} mod m` for n = 8 and a 16-limb `w < m*R` (Montgomery reduction of a
+/// full product), with the 8-limb window in registers: eight [`red8`] steps on the low
+/// half, whose result `(w_lo + Q*m) / 2^512 <= m` then takes the high half (the sum is
+/// `< 2m`) and one masked subtraction. Contract as [`mont_mul8`] (`w` is only read);
+/// time and addresses are the same for every value.
+pub(crate) fn redc8(_: Bmi2Adx, out: &mut [Limb; 8], w: &[Limb; 16], m: &[Limb; 8], m0inv: Limb) {
+    // SAFETY: the token proves BMI2/ADX. Reads w[0..16] and m[0..8], writes out[0..8];
+    // rbx and rbp are saved and restored on the stack, which is balanced on exit.
+    unsafe {
+        asm!(
+            "push rbx",
+            "push rbp",
+            "push rcx", // w at [rsp + 8]
+            "push rdx", // m0inv at [rsp]
+            "mov r8, qword ptr [rcx]",
+            "mov r9, qword ptr [rcx + 8]",
+            "mov r10, qword ptr [rcx + 16]",
+            "mov r11, qword ptr [rcx + 24]",
+            "mov r12, qword ptr [rcx + 32]",
+            "mov r13, qword ptr [rcx + 40]",
+            "mov r14, qword ptr [rcx + 48]",
+            "mov r15, qword ptr [rcx + 56]",
+            "xor ebx, ebx",
+            "xor ebp, ebp",
+            red8!("qword ptr [rsp]", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rbx", "rbp"),
+            red8!("qword ptr [rsp]", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rbx", "rbp", "r8"),
+            red8!("qword ptr [rsp]", "r10", "r11", "r12", "r13", "r14", "r15", "rbx", "rbp", "r8", "r9"),
+            red8!("qword ptr [rsp]", "r11", "r12", "r13", "r14", "r15", "rbx", "rbp", "r8", "r9", "r10"),
+            red8!("qword ptr [rsp]", "r12", "r13", "r14", "r15", "rbx", "rbp", "r8", "r9", "r10", "r11"),
+            red8!("qword ptr [rsp]", "r13", "r14", "r15", "rbx", "rbp", "r8", "r9", "r10", "r11", "r12"),
+            red8!("qword ptr [rsp]", "r14", "r15", "rbx", "rbp", "r8", "r9", "r10", "r11", "r12", "r13"),
+            red8!("qword ptr [rsp]", "r15", "rbx", "rbp", "r8", "r9", "r10", "r11", "r12", "r13", "r14"),
+            // t0..t8 = rbx, rbp, r8..r14, with t8 = 0 (the window is <= m < 2^512):
+            // add the high half, the carry going to t8.
+            "mov rcx, qword ptr [rsp + 8]",
+            "add rbx, qword ptr [rcx + 64]",
+            "adc rbp, qword ptr [rcx + 72]",
+            "adc r8, qword ptr [rcx + 80]",
+            "adc r9, qword ptr [rcx + 88]",
+            "adc r10, qword ptr [rcx + 96]",
+            "adc r11, qword ptr [rcx + 104]",
+            "adc r12, qword ptr [rcx + 112]",
+            "adc r13, qword ptr [rcx + 120]",
+            "adc r14, 0",
+            "add rsp, 16",
+            final8!("rbx", "rbp", "r8", "r9", "r10", "r11", "r12", "r13", "r14"),
+            "pop rbp",
+            "pop rbx",
+            out("rax") _,
+            inout("rcx") w.as_ptr() => _,
+            inout("rdx") m0inv => _,
+            inout("rsi") out.as_mut_ptr() => _,
             inout("rdi") m.as_ptr() => _,
             out("r8") _,
             out("r9") _,
