@@ -12,6 +12,7 @@ KERNELS=${KERNELS:-$( (PRIMEKIT_KERNEL=nonsense "$BIN" test 3 2>&1 || true) | se
 mkdir -p "$OUT"
 {
     echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
+    echo "cpuid: vendor $(grep -m1 vendor_id /proc/cpuinfo | cut -d: -f2- | tr -d ' '), family $(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2- | tr -d ' '), model $(grep -m1 '^model\s' /proc/cpuinfo | cut -d: -f2- | tr -d ' ')"
     echo "flags: $(grep -o -m1 -w -e avx512ifma -e avx2 -e adx -e bmi2 /proc/cpuinfo | sort -u | tr '\n' ' ')"
     echo "kernel: $(uname -r)"
     echo "commit: $(git rev-parse --short HEAD)"

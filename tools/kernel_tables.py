@@ -3,7 +3,10 @@
 `tools/bench-kernels.sh` writes: for each figure the median over runs of the ratio within
 one run (same process, same inputs), with the runs in parentheses.
 
-    python3 tools/kernel_tables.py results/kernels/2026-11-24
+    python3 tools/kernel_tables.py results/kernels/2026-11-24 [more directories...]
+
+With several directories (runs on different machines), each kernel's table has one
+column pair per directory.
 """
 import glob
 import json
@@ -46,16 +49,39 @@ def ratio_rows(d, kernel):
     return rows
 
 
-def main(d):
-    kernels = sorted({os.path.basename(f).rsplit("-", 2)[-2] for f in glob.glob(os.path.join(d, "modexp-*.jsonl"))})
-    print(open(os.path.join(d, "machine.txt")).read())
-    for k in kernels:
+def machine(d):
+    """The `cpu:` line of a results directory's machine.txt, and its date (the name)."""
+    for line in open(os.path.join(d, "machine.txt")):
+        if line.startswith("cpu:"):
+            return f"{line.split(':', 1)[1].strip()}, {os.path.basename(os.path.normpath(d))}"
+    return os.path.basename(os.path.normpath(d))
+
+
+def main(dirs):
+    """One table per kernel; with several directories (runs on different machines), one
+    column pair per directory, side by side, for the kernels they share."""
+    kernels = None
+    for d in dirs:
+        ks = {os.path.basename(f).rsplit("-", 2)[-2] for f in glob.glob(os.path.join(d, "modexp-*.jsonl"))}
+        kernels = ks if kernels is None else kernels & ks
+    for d in dirs:
+        print(open(os.path.join(d, "machine.txt")).read())
+    for k in sorted(kernels):
         print(f"\n### kernel {k}\n")
-        print("| workload | primekit ms (median) | primekit / OpenSSL, median (runs) |")
-        print("|---|---|---|")
-        for label, ms, med, rs in ratio_rows(d, k):
-            print(f"| {label} | {ms:.4g} | **{med:.3f}** ({', '.join(f'{r:.3f}' for r in rs)}) |")
+        head = " | ".join(f"{machine(d)}: primekit ms | primekit / OpenSSL, median (runs)" for d in dirs)
+        print(f"| workload | {head} |")
+        print("|---" * (1 + 2 * len(dirs)) + "|")
+        tables = [{label: (ms, med, rs) for label, ms, med, rs in ratio_rows(d, k)} for d in dirs]
+        for label in [row[0] for row in ratio_rows(dirs[0], k)]:
+            cells = []
+            for t in tables:
+                if label in t:
+                    ms, med, rs = t[label]
+                    cells += [f"{ms:.4g}", f"**{med:.3f}** ({', '.join(f'{r:.3f}' for r in rs)})"]
+                else:
+                    cells += ["–", "–"]
+            print(f"| {label} | {' | '.join(cells)} |")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1:])
