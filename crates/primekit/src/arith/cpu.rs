@@ -191,17 +191,45 @@ impl Tokens {
     }
 }
 
+/// Intel family-6 models built of efficiency cores only, which split 256-bit operations:
+/// Sierra Forest (0xAF), Grand Ridge (0xB6), Alder Lake-N (0xBE), Clearwater Forest
+/// (0xDD). (Earlier Atom-class cores have no AVX2, so no `Avx2` token.)
+const INTEL_EFFICIENCY_ONLY_MODELS: [u32; 4] = [0xAF, 0xB6, 0xBE, 0xDD];
+
 /// Whether a CPU with AVX2 executes 256-bit integer multiplies at full width, from its
-/// CPUID vendor string and display family and model: every Intel core family 6 with
-/// AVX2 (Haswell onwards), AMD Zen 2 (family 0x17, model 0x30 and above) and every later
-/// AMD family; not AMD Zen 1 / Zen+ (family 0x17 below model 0x30), Hygon (family 0x18,
-/// Zen 1 based), AMD families before Zen, or vendors not listed.
+/// CPUID vendor string and display family and model: Intel family 6 with AVX2 (Haswell
+/// onwards) except the efficiency-core-only parts above, AMD Zen 2 (family 0x17, model
+/// 0x30 and above) and every later AMD family; not AMD Zen 1 / Zen+ (family 0x17 below
+/// model 0x30), Hygon (family 0x18, Zen 1 based), AMD families before Zen, Intel
+/// families other than 6 (none exists yet: unknown, so the conservative choice), or
+/// vendors not listed.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // read through CPUID on x86_64 only
 pub(crate) const fn avx2_full_width(vendor: &[u8; 12], family: u32, model: u32) -> bool {
     match vendor {
-        b"GenuineIntel" => family == 6,
+        b"GenuineIntel" => {
+            if family != 6 {
+                return false;
+            }
+            let mut i = 0;
+            while i < INTEL_EFFICIENCY_ONLY_MODELS.len() {
+                if INTEL_EFFICIENCY_ONLY_MODELS[i] == model {
+                    return false;
+                }
+                i += 1;
+            }
+            true
+        }
         b"AuthenticAMD" => family > 0x17 || (family == 0x17 && model >= 0x30),
         _ => false,
     }
+}
+
+/// The 12-byte vendor string of CPUID leaf 0, from its EBX, EDX and ECX (in that order,
+/// little-endian bytes each).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // read through CPUID on x86_64 only
+const fn vendor_from_regs(ebx: u32, edx: u32, ecx: u32) -> [u8; 12] {
+    let (b, d, c) = (ebx.to_le_bytes(), edx.to_le_bytes(), ecx.to_le_bytes());
+    [b[0], b[1], b[2], b[3], d[0], d[1], d[2], d[3], c[0], c[1], c[2], c[3]]
 }
 
 /// [`avx2_full_width`] for the CPU this runs on (false off x86_64).
@@ -212,10 +240,7 @@ fn cpuid_avx2_full_width() -> bool {
         // SAFETY: CPUID exists on every x86_64 CPU; leaves 0 and 1 always do.
         #[allow(unused_unsafe)]
         let (l0, l1) = unsafe { (__cpuid(0), __cpuid(1)) };
-        let mut vendor = [0u8; 12];
-        vendor[..4].copy_from_slice(&l0.ebx.to_le_bytes());
-        vendor[4..8].copy_from_slice(&l0.edx.to_le_bytes());
-        vendor[8..].copy_from_slice(&l0.ecx.to_le_bytes());
+        let vendor = vendor_from_regs(l0.ebx, l0.edx, l0.ecx);
         let (family, model) = display_family_model(l1.eax);
         avx2_full_width(&vendor, family, model)
     }
@@ -225,6 +250,7 @@ fn cpuid_avx2_full_width() -> bool {
 
 /// Display family and model from CPUID leaf 1's EAX: the extended family is added when
 /// the base family is 0xF, the extended model prepended when it is 6 or 0xF.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // read through CPUID on x86_64 only
 const fn display_family_model(eax: u32) -> (u32, u32) {
     let base_family = (eax >> 8) & 0xf;
     let base_model = (eax >> 4) & 0xf;
@@ -246,7 +272,7 @@ pub enum Kernel {
     /// `Adx` kernel (needs AVX2, BMI2 and ADX).
     Avx2,
     /// x86_64 AVX-512 IFMA (radix 2^52, eight 64-bit lanes per instruction) for
-    /// exponentiations, batches of Miller-Rabin rounds and Fermat tests, and sieve
+    /// exponentiations modulo numbers above 512 bits, batches of Miller-Rabin rounds and Fermat tests, and sieve
     /// residues; single products use the `Adx` kernel (needs AVX-512F, AVX-512 IFMA,
     /// BMI2 and ADX).
     Ifma,
@@ -382,7 +408,16 @@ mod tests {
         assert!(!avx2_full_width(amd, 0x15, 0x60), "pre-Zen AMD");
         let (f, m) = fm(0x0005_06E3);
         assert!(avx2_full_width(intel, f, m));
+        let (f, m) = fm(0x000C_06F2);
+        assert!(avx2_full_width(intel, f, m), "Emerald Rapids");
+        assert!(!avx2_full_width(intel, 6, 0xBE), "Alder Lake-N: efficiency cores only");
+        assert!(!avx2_full_width(intel, 6, 0xAF), "Sierra Forest");
+        assert!(!avx2_full_width(intel, 0x13, 0x01), "an unknown Intel family");
+        assert!(!avx2_full_width(amd, 0x17, 0x2F) && avx2_full_width(amd, 0x17, 0x30), "the Zen+ / Zen 2 boundary");
         assert!(!avx2_full_width(b"CentaurHauls", 6, 0x0F));
+        // Leaf 0 registers of an Intel CPU spell the vendor EBX, EDX, ECX.
+        assert_eq!(&vendor_from_regs(0x756e_6547, 0x4965_6e69, 0x6c65_746e), intel);
+        assert_eq!(&vendor_from_regs(0x6874_7541, 0x6974_6e65, 0x444d_4163), amd);
     }
 
     #[test]

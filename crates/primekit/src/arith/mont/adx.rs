@@ -399,7 +399,7 @@ pub(crate) fn mont_mul(cpu: Bmi2Adx, out: &mut [Limb], a: &[Limb], b: &[Limb], m
     }
 }
 
-/// Montgomery reduction of `t[..2n]` (value `< m*R`); `t` is destroyed.
+/// Montgomery reduction of `t[..2n]` (value `< m*R`); `t` may be destroyed.
 pub(crate) fn redc(cpu: Bmi2Adx, out: &mut [Limb], t: &mut [Limb], m: &[Limb], m0inv: Limb) {
     let n = m.len();
     assert!(n >= 1 && out.len() == n && t.len() >= 2 * n);

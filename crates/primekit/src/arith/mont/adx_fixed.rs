@@ -14,8 +14,10 @@
 //!
 //! Registers: the accumulator T = t0..t8 (t8 in {0, 1}) plus one spare X live in ten
 //! registers r8..r15, rbx, rbp; iteration i of the unrolled loop calls them
-//! `R[(i + j) mod 10]`, so dividing by 2^64 is a renaming, not a move. `a` and `m0inv`
-//! are copied to the stack; rsi points at `b`, rdi at `m`; rax/rcx take each product.
+//! `R[(i + j) mod 10]`, so dividing by 2^64 is a renaming, not a move. In [`mont_mul8`]
+//! `a` and `m0inv` are copied to the stack, rsi points at `b`, rdi at `m`; in [`redc8`]
+//! `m0inv` and the pointer to `w` are on the stack, rsi points at `out`, rdi at `m`;
+//! rax/rcx take each product.
 
 use crate::arith::cpu::Bmi2Adx;
 use crate::arith::limbs::Limb;
@@ -105,10 +107,11 @@ macro_rules! row8 {
 }
 
 /// Reduction step `T = (T + q*m) / 2^64` with `q = t0 * m0inv mod 2^64` (m0inv in the
-/// memory operand `$m0inv`, m at rdi), on registers `t0..t8` and the spare `x` (zero on
-/// entry). On exit the new t0..t8 are the old t1..t8, x, and the old t0 (now zero) is
-/// the new spare, as in [`iter8`]. Bounds: T + q*m < 2^577 when T < 2^513, so x takes
-/// the top bit.
+/// memory operand `$m0inv`, m at rdi), on registers `t0..t8` and `x`, the word above t8
+/// (zero in [`redc8`]; the top of the a_i*b row in [`iter8`]), into which the carries
+/// out of t7 and t8 are folded. On exit the new t0..t8 are the old t1..t8, x, and the old
+/// t0 (now zero) is the new spare. The callers keep T + q*m below 2^640: [`redc8`] has
+/// T < 2^513, [`iter8`] T < 2^577.
 macro_rules! red8 {
     ($m0inv:literal, $t0:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal, $t5:literal, $t6:literal, $t7:literal, $t8:literal, $x:literal) => {
         concat!(
@@ -175,7 +178,7 @@ macro_rules! iter8 {
 /// Cross-product row i of an 8-limb square, straight-line: `w[2i+1..i+8] += a_i *
 /// a[i+1..8]` and the row's carry word into `w[i+8]`, which no earlier row has written.
 /// `$i` and `$len` = 7 - i are literals; `{w}` and `{a}` are read only; `{lo}`, `{hi}`,
-/// `{hp}` and rdx are clobbered. Offsets are assembler symbols (`sqk`), so the row has
+/// `{hp}` and rdx are clobbered. Offsets are assembler symbols (`.Lsqk`, local to the object), so the row has
 /// no pointer updates and no loop.
 macro_rules! sqr8_row {
     ($i:literal, $len:literal) => {
@@ -184,22 +187,22 @@ macro_rules! sqr8_row {
             $i,
             "]\n",
             "xor {hp:e}, {hp:e}\n", // CF = OF = 0
-            ".set sqk, ",
+            ".set .Lsqk, ",
             $i,
             " + 1\n",
             ".rept ",
             $len,
             "\n",
-            "mulx {hi}, {lo}, qword ptr [{a} + 8*sqk]\n",
+            "mulx {hi}, {lo}, qword ptr [{a} + 8*.Lsqk]\n",
             "adcx {lo}, qword ptr [{w} + 8*(",
             $i,
-            " + sqk)]\n",
+            " + .Lsqk)]\n",
             "adox {lo}, {hp}\n",
             "mov qword ptr [{w} + 8*(",
             $i,
-            " + sqk)], {lo}\n",
+            " + .Lsqk)], {lo}\n",
             "mov {hp}, {hi}\n",
-            ".set sqk, sqk + 1\n",
+            ".set .Lsqk, .Lsqk + 1\n",
             ".endr\n",
             "mov {lo:e}, 0\n", // mov leaves the flags alone
             "adox {hp}, {lo}\n",
@@ -334,19 +337,19 @@ fn sqr8_wide(_: Bmi2Adx, w: &mut [Limb; 16], a: &[Limb; 8]) {
             // Double and add the diagonal: the CF chain doubles, the OF chain adds a_k^2;
             // both end clear because a^2 < 2^1024.
             "xor {hp:e}, {hp:e}",
-            ".set sqk, 0",
+            ".set .Lsqk, 0",
             ".rept 8",
-            "mov rdx, qword ptr [{a} + 8*sqk]",
+            "mov rdx, qword ptr [{a} + 8*.Lsqk]",
             "mulx {hi}, {lo}, rdx",
-            "mov rdx, qword ptr [{w} + 16*sqk]",
-            "mov {hp}, qword ptr [{w} + 16*sqk + 8]",
+            "mov rdx, qword ptr [{w} + 16*.Lsqk]",
+            "mov {hp}, qword ptr [{w} + 16*.Lsqk + 8]",
             "adcx rdx, rdx",
             "adcx {hp}, {hp}",
             "adox rdx, {lo}",
             "adox {hp}, {hi}",
-            "mov qword ptr [{w} + 16*sqk], rdx",
-            "mov qword ptr [{w} + 16*sqk + 8], {hp}",
-            ".set sqk, sqk + 1",
+            "mov qword ptr [{w} + 16*.Lsqk], rdx",
+            "mov qword ptr [{w} + 16*.Lsqk + 8], {hp}",
+            ".set .Lsqk, .Lsqk + 1",
             ".endr",
             a = in(reg) a.as_ptr(),
             w = in(reg) w.as_mut_ptr(),
@@ -429,5 +432,63 @@ pub(crate) fn redc8(_: Bmi2Adx, out: &mut [Limb; 8], w: &[Limb; 16], m: &[Limb; 
             out("r14") _,
             out("r15") _,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arith::limbs::{from_limbs, neg_inv_mod_word, to_limbs};
+    use num_bigint::BigUint;
+    use num_traits::One;
+
+    /// `redc8` against num-bigint on inputs up to its bound w < m R (m R - 1, m (R - 1),
+    /// (m - 1)^2, random), for the extreme moduli 2^512 - 1, 2^511 + 1 and random ones;
+    /// `mont_sqr8` and `mont_mul8` on m - 1 and random operands.
+    #[test]
+    fn register_kernels_match_num_bigint() {
+        let Some(cpu) = crate::arith::cpu::bmi2_adx() else {
+            eprintln!("no BMI2/ADX on this CPU: adx_fixed not exercised");
+            return;
+        };
+        let r = BigUint::one() << 512u32;
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rand512 = || -> BigUint {
+            let limbs: Vec<u64> = (0..8)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    x
+                })
+                .collect();
+            from_limbs(&limbs)
+        };
+        let mut moduli = vec![&r - 1u32, (BigUint::one() << 511u32) + 1u32];
+        for _ in 0..6 {
+            moduli.push(rand512() | BigUint::one() | (BigUint::one() << 511u32));
+        }
+        for m in &moduli {
+            let ml: [u64; 8] = to_limbs(m, 8).unwrap().try_into().unwrap();
+            let m0inv = neg_inv_mod_word(ml[0]);
+            let r_inv = r.modinv(m).expect("m odd");
+            let (a, b) = (rand512() % m, rand512() % m);
+            let ws = [m * &r - 1u32, m * (&r - 1u32), (m - 1u32) * (m - 1u32), (rand512() * rand512()) % (m * &r)];
+            for w in &ws {
+                let wl: [u64; 16] = to_limbs(w, 16).unwrap().try_into().unwrap();
+                let mut out = [0; 8];
+                redc8(cpu, &mut out, &wl, &ml, m0inv);
+                assert_eq!(from_limbs(&out), w * &r_inv % m, "redc8 m={m:x} w={w:x}");
+            }
+            for (a, b) in [(m - 1u32, m - 1u32), (a.clone(), b), (a, m - 1u32)] {
+                let (al, bl): ([u64; 8], [u64; 8]) =
+                    (to_limbs(&a, 8).unwrap().try_into().unwrap(), to_limbs(&b, 8).unwrap().try_into().unwrap());
+                let mut out = [0; 8];
+                mont_sqr8(cpu, &mut out, &al, &ml, m0inv);
+                assert_eq!(from_limbs(&out), &a * &a * &r_inv % m, "mont_sqr8 m={m:x} a={a:x}");
+                mont_mul8(cpu, &mut out, &al, &bl, &ml, m0inv);
+                assert_eq!(from_limbs(&out), &a * &b * &r_inv % m, "mont_mul8 m={m:x} a={a:x} b={b:x}");
+            }
+        }
     }
 }

@@ -21,9 +21,10 @@ use num_traits::One;
 /// buffer) and time; the primality front end documents its own, equal cap.
 pub const MAX_MODULUS_BITS: u64 = 1 << 17;
 
-/// Moduli of at most this many limbs stay on the scalar kernels under the IFMA kernel.
+/// Moduli of at most this many limbs stay on the scalar kernels under the IFMA kernel
+/// (no IFMA exponentiation domain; the lane batches are unaffected).
 #[cfg(target_arch = "x86_64")]
-const IFMA_MIN_LIMBS: usize = 8;
+const SCALAR_LIMBS_UNDER_IFMA: usize = 8;
 
 /// Precomputation for Montgomery arithmetic modulo one odd `m >= 3`.
 ///
@@ -37,7 +38,8 @@ pub struct MontContext {
     one: Vec<Limb>,
     /// The CPU tokens of the kernel in use: the proof its instructions exist.
     cpu: Tokens,
-    /// IFMA-domain constants when the kernel is `Ifma` and the modulus is small enough.
+    /// IFMA-domain constants when the kernel is `Ifma` and the modulus has more than
+    /// `SCALAR_LIMBS_UNDER_IFMA` limbs and fits the domain.
     #[cfg(target_arch = "x86_64")]
     ifma: Option<ifma::IfmaParams>,
     /// Karatsuba-based products when the modulus is large enough to pay ([`karatsuba`]).
@@ -85,10 +87,13 @@ impl MontContext {
         let r2 = to_limbs(&((&r * &r) % m), n).expect("reduced");
         // Up to 512 bits the IFMA domain loses to the ADX register kernels (`adx_fixed`:
         // 8-limb products and squares with the accumulator in registers): on an Intel
-        // Xeon (Emerald Rapids) a 512-bit exponentiation took 0.90x the IFMA domain's
-        // time on them; its vectors are then mostly padding (10 of 16 digits used).
+        // Xeon (Emerald Rapids) a 512-bit exponentiation on them took about 0.9x the
+        // IFMA domain's time (three alternating runs: 0.91, 0.85, 0.94), is_prime on
+        // 512-bit primes 0.71-0.74 ms against 0.79-1.36 ms; the domain's vectors are
+        // mostly padding there (10 of 16 digits). Below 8 limbs (generic ADX loops, even
+        // more padding) the choice is not measured.
         #[cfg(target_arch = "x86_64")]
-        let ifma = cpu.ifma().filter(|_| n > IFMA_MIN_LIMBS).and_then(|t| ifma::IfmaParams::new(t, m, n));
+        let ifma = cpu.ifma().filter(|_| n > SCALAR_LIMBS_UNDER_IFMA).and_then(|t| ifma::IfmaParams::new(t, m, n));
         let m0inv = neg_inv_mod_word(limbs[0]);
         let big = karatsuba::plan(cpu, n).map(|(base, reduction)| Box::new(karatsuba::BigMont::new(base, reduction, &limbs, m0inv)));
         Ok(MontContext {
