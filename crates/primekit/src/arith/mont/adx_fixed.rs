@@ -214,6 +214,24 @@ macro_rules! sqr8_row {
     };
 }
 
+/// The eight steps of a register kernel, step i with its first argument `$ai` and the
+/// ten registers r8..r15, rbx, rbp rotated by i (dividing by 2^64 is a renaming). After
+/// the eighth, t0..t8 are rbx, rbp, r8..r14 and r15 is the spare.
+macro_rules! steps8 {
+    ($mac:ident, $a0:literal, $a1:literal, $a2:literal, $a3:literal, $a4:literal, $a5:literal, $a6:literal, $a7:literal) => {
+        concat!(
+            $mac!($a0, "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rbx", "rbp"),
+            $mac!($a1, "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rbx", "rbp", "r8"),
+            $mac!($a2, "r10", "r11", "r12", "r13", "r14", "r15", "rbx", "rbp", "r8", "r9"),
+            $mac!($a3, "r11", "r12", "r13", "r14", "r15", "rbx", "rbp", "r8", "r9", "r10"),
+            $mac!($a4, "r12", "r13", "r14", "r15", "rbx", "rbp", "r8", "r9", "r10", "r11"),
+            $mac!($a5, "r13", "r14", "r15", "rbx", "rbp", "r8", "r9", "r10", "r11", "r12"),
+            $mac!($a6, "r14", "r15", "rbx", "rbp", "r8", "r9", "r10", "r11", "r12", "r13"),
+            $mac!($a7, "r15", "rbx", "rbp", "r8", "r9", "r10", "r11", "r12", "r13", "r14"),
+        )
+    };
+}
+
 /// Final reduction of T = t0..t7 + t8*2^512 < 2m: store T to `[rsi]`, subtract m in
 /// registers; mask = t8 - borrow is 0 when T >= m (keep T - m) and !0 otherwise (keep
 /// T), selected limb by limb with and/xor.
@@ -287,14 +305,7 @@ pub(crate) fn mont_mul8(_: Bmi2Adx, out: &mut [Limb; 8], a: &[Limb; 8], b: &[Lim
             "xor r15d, r15d",
             "xor ebx, ebx",
             "xor ebp, ebp",
-            iter8!("0", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rbx", "rbp"),
-            iter8!("8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rbx", "rbp", "r8"),
-            iter8!("16", "r10", "r11", "r12", "r13", "r14", "r15", "rbx", "rbp", "r8", "r9"),
-            iter8!("24", "r11", "r12", "r13", "r14", "r15", "rbx", "rbp", "r8", "r9", "r10"),
-            iter8!("32", "r12", "r13", "r14", "r15", "rbx", "rbp", "r8", "r9", "r10", "r11"),
-            iter8!("40", "r13", "r14", "r15", "rbx", "rbp", "r8", "r9", "r10", "r11", "r12"),
-            iter8!("48", "r14", "r15", "rbx", "rbp", "r8", "r9", "r10", "r11", "r12", "r13"),
-            iter8!("56", "r15", "rbx", "rbp", "r8", "r9", "r10", "r11", "r12", "r13", "r14"),
+            steps8!(iter8, "0", "8", "16", "24", "32", "40", "48", "56"),
             // After eight renamings t0..t8 are rbx, rbp, r8..r14 (r15 is the spare).
             "add rsp, 72",
             "pop rsi", // out
@@ -394,14 +405,7 @@ pub(crate) fn redc8(_: Bmi2Adx, out: &mut [Limb; 8], w: &[Limb; 16], m: &[Limb; 
             "mov r15, qword ptr [rcx + 56]",
             "xor ebx, ebx",
             "xor ebp, ebp",
-            red8!("qword ptr [rsp]", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rbx", "rbp"),
-            red8!("qword ptr [rsp]", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rbx", "rbp", "r8"),
-            red8!("qword ptr [rsp]", "r10", "r11", "r12", "r13", "r14", "r15", "rbx", "rbp", "r8", "r9"),
-            red8!("qword ptr [rsp]", "r11", "r12", "r13", "r14", "r15", "rbx", "rbp", "r8", "r9", "r10"),
-            red8!("qword ptr [rsp]", "r12", "r13", "r14", "r15", "rbx", "rbp", "r8", "r9", "r10", "r11"),
-            red8!("qword ptr [rsp]", "r13", "r14", "r15", "rbx", "rbp", "r8", "r9", "r10", "r11", "r12"),
-            red8!("qword ptr [rsp]", "r14", "r15", "rbx", "rbp", "r8", "r9", "r10", "r11", "r12", "r13"),
-            red8!("qword ptr [rsp]", "r15", "rbx", "rbp", "r8", "r9", "r10", "r11", "r12", "r13", "r14"),
+            steps8!(red8, "qword ptr [rsp]", "qword ptr [rsp]", "qword ptr [rsp]", "qword ptr [rsp]", "qword ptr [rsp]", "qword ptr [rsp]", "qword ptr [rsp]", "qword ptr [rsp]"),
             // t0..t8 = rbx, rbp, r8..r14, with t8 = 0 (the window is <= m < 2^512):
             // add the high half, the carry going to t8.
             "mov rcx, qword ptr [rsp + 8]",
