@@ -200,6 +200,48 @@ unsafe fn sqr_wide(w: *mut Limb, a: *const Limb, n: usize) {
     }
 }
 
+/// `w[0..n] = a*b mod 2^(64n)` (the low half of the product): row i adds
+/// `a_i * b[0..n-i]` into `w[i..n]` and drops its carry word, which would land at
+/// position n. About n^2/2 word products.
+///
+/// # Safety
+/// `w` valid for n limbs, `a` and `b` for n >= 1 limbs, `w` disjoint from both; the
+/// CPU supports BMI2 and ADX.
+#[inline(always)]
+unsafe fn mul_low_rows(w: *mut Limb, a: *const Limb, b: *const Limb, n: usize) {
+    // SAFETY: the caller guarantees the ranges; row i reads and writes w[i..n] and reads
+    // a[i] and b[0..n-i].
+    unsafe {
+        core::ptr::write_bytes(w, 0, n);
+        asm!(
+            "20:",
+            "mov {q4}, {len}",
+            "shr {q4}, 2",
+            "mov rdx, qword ptr [{ap}]",
+            "mov {t}, {wrow}",
+            "mov {v}, {b}",
+            addmul_row!("{len}", "{q4}"),
+            "lea {ap}, [{ap} + 8]",
+            "lea {wrow}, [{wrow} + 8]",
+            "dec {len}",
+            "jnz 20b",
+            b = in(reg) b,
+            ap = inout(reg) a => _,
+            wrow = inout(reg) w => _,
+            len = inout(reg) n => _,
+            q4 = out(reg) _,
+            t = out(reg) _,
+            v = out(reg) _,
+            lo = out(reg) _,
+            hi = out(reg) _,
+            hp = out(reg) _,
+            out("rcx") _,
+            out("rdx") _,
+            options(nostack),
+        );
+    }
+}
+
 /// `out = w * R^{-1} mod m` for the 2n-limb value `w < m*R`, fully reduced; destroys `w`.
 ///
 /// Row i adds `q_i*m` at offset i with `q_i = w_i * m0inv`, which zeroes `w_i`; its carry
@@ -443,4 +485,12 @@ pub(crate) fn sqr_full(_: Bmi2Adx, w: &mut [Limb], a: &[Limb]) {
     assert!(n >= 1 && w.len() >= 2 * n);
     // SAFETY: as in mul_full.
     unsafe { sqr_wide(w.as_mut_ptr(), a.as_ptr(), n) }
+}
+
+/// `w[..n] = a*b mod 2^(64n)` (n = a.len() = b.len() >= 1), for the reduction by products.
+pub(crate) fn mul_low(_: Bmi2Adx, w: &mut [Limb], a: &[Limb], b: &[Limb]) {
+    let n = a.len();
+    assert!(n >= 1 && b.len() == n && w.len() >= n);
+    // SAFETY: as in mul_full.
+    unsafe { mul_low_rows(w.as_mut_ptr(), a.as_ptr(), b.as_ptr(), n) }
 }

@@ -2,21 +2,19 @@
 //!
 //! Why: the schoolbook kernels cost about 2n^2 word products per Montgomery product
 //! (n^2 for the product, n^2 for the reduction). Above a few thousand bits Karatsuba's
-//! three half-size products instead of four win, recursively: n^1.585. The reduction is
-//! then made of products too (Montgomery 1985, "reduction by multiplication"):
-//!
-//!   q = (T mod R) * m' mod R,   m' = -m^{-1} mod R,
-//!   (T + q*m) / R = T * R^{-1} (mod m),   and it is < 2m when T < m*R,
-//!
-//! so a Montgomery product is three Karatsuba products (a*b or a^2, the low half q, and
-//! q*m) plus linear work. Which of this and "Karatsuba product, schoolbook reduction"
-//! pays, and from which size, is measured per kernel: see [`Plan`].
+//! three half-size products instead of four (Karatsuba & Ofman 1963) win, recursively:
+//! n^1.585. The reduction can then be made of products too (Montgomery 1985):
+//! [`redc_products`] does it with a short product and a product modulo R - 1, about 1.4
+//! full products. Whether the Karatsuba product pays, with which reduction, and from
+//! which size, is measured per kernel: see [`plan`].
 //!
 //! Contract of [`BigMont::mul`] / [`BigMont::sqr`] (n = limbs of m, R = 2^(64n)): inputs
 //! `< m`; output `a*b*R^{-1} mod m`, fully reduced; `out` distinct from the inputs.
 //! Timing: every branch and memory index depends only on n (the signs of Karatsuba's
 //! differences are applied with masks), as for the schoolbook kernels.
 
+use super::carry::{self, borrow_through, carry_through};
+use super::redc_products;
 #[cfg(target_arch = "x86_64")]
 use crate::arith::cpu::Bmi2Adx;
 use crate::arith::limbs::Limb;
@@ -38,8 +36,9 @@ pub(crate) enum Base {
 impl Base {
     /// Operand size from which one Karatsuba level beats this kernel's schoolbook
     /// product (`square`: its squaring, which is already 1.5-2x cheaper than a product).
-    /// Measured on AMD Zen 5 (`cargo test --release -p primekit --lib
-    /// karatsuba_crossover -- --ignored --nocapture`).
+    /// Measured with `cargo test --release -p primekit --lib karatsuba_crossover --
+    /// --ignored --nocapture` (products on AMD Zen 5; the ADX square, whose linear passes
+    /// became carry chains in assembly, on Intel Xeon Emerald Rapids).
     fn threshold(self, square: bool) -> usize {
         match (self, square) {
             (Base::Portable, false) => 24,
@@ -47,7 +46,36 @@ impl Base {
             #[cfg(target_arch = "x86_64")]
             (Base::Adx(_), false) => 48,
             #[cfg(target_arch = "x86_64")]
-            (Base::Adx(_), true) => 192,
+            (Base::Adx(_), true) => 96,
+        }
+    }
+
+    /// Operand size from which [`redc_products::mul_low`] splits the short product
+    /// rather than running the base kernel's rows.
+    pub(crate) fn threshold_low(self) -> usize {
+        match self {
+            Base::Portable => 24,
+            #[cfg(target_arch = "x86_64")]
+            Base::Adx(_) => 48,
+        }
+    }
+
+    /// Even operand size from which [`redc_products::mul_mod_bm1`] splits the product
+    /// modulo `B^n - 1` into its two half-size residues rather than folding a full one.
+    pub(crate) fn threshold_bm1(self) -> usize {
+        match self {
+            Base::Portable => 48,
+            #[cfg(target_arch = "x86_64")]
+            Base::Adx(_) => 64,
+        }
+    }
+
+    /// `w[..n] = a * b mod 2^(64n)`, n = a.len() = b.len().
+    pub(crate) fn mul_low(self, w: &mut [Limb], a: &[Limb], b: &[Limb]) {
+        match self {
+            Base::Portable => super::portable::mul_low(w, a, b),
+            #[cfg(target_arch = "x86_64")]
+            Base::Adx(cpu) => super::adx::mul_low(cpu, w, a, b),
         }
     }
 
@@ -100,66 +128,45 @@ pub(crate) const fn scratch_len(n: usize) -> usize {
 /// returns !0 if x < y, else 0. Constant time: the negation is a masked two's complement.
 fn abs_diff(out: &mut [Limb], x: &[Limb], y: &[Limb]) -> Limb {
     let h = x.len();
-    let mut borrow = 0u64;
-    for i in 0..h {
-        let (d1, b1) = x[i].overflowing_sub(y[i]);
-        let (d2, b2) = d1.overflowing_sub(borrow);
-        out[i] = d2;
-        borrow = (b1 | b2) as u64;
-    }
-    for i in h..out.len() {
-        let (d1, b1) = 0u64.overflowing_sub(y[i]);
-        let (d2, b2) = d1.overflowing_sub(borrow);
-        out[i] = d2;
-        borrow = (b1 | b2) as u64;
-    }
+    let (lo, hi) = out.split_at_mut(h);
+    let borrow = carry::sub(lo, x, &y[..h]);
+    // The limb x lacks (if any): 0 - y_h - borrow.
+    hi.fill(0);
+    let borrow = carry::sub_masked(hi, &y[h..], !0, borrow);
     let neg = borrow.wrapping_neg();
     // out = (out ^ neg) + (neg & 1): the two's complement when x < y.
-    let mut carry = (neg & 1) as u128;
     for o in out.iter_mut() {
-        let s = ((*o ^ neg) as u128) + carry;
-        *o = s as Limb;
-        carry = s >> 64;
+        *o ^= neg;
     }
+    carry_through(out, neg & 1);
     neg
 }
 
 /// `acc += x` (`x.len() <= acc.len()`), carrying through all of `acc`; returns the carry.
 fn add_into(acc: &mut [Limb], x: &[Limb]) -> Limb {
-    let mut carry = 0u128;
     let (lo, hi) = acc.split_at_mut(x.len());
-    for (a, &b) in lo.iter_mut().zip(x) {
-        let s = (*a as u128) + (b as u128) + carry;
-        *a = s as Limb;
-        carry = s >> 64;
-    }
-    for a in hi.iter_mut() {
-        let s = (*a as u128) + carry;
-        *a = s as Limb;
-        carry = s >> 64;
-    }
-    carry as Limb
+    let c = carry::add_assign(lo, x);
+    carry_through(hi, c)
 }
 
-/// `mid = z0 + z2 + (d ^ mask) + (mask & 1)` over `mid.len()` = d.len() + 1 limbs (z0, z2
-/// and d zero-extended, d's missing limb becoming `mask`): z0 + z2 + d when mask = 0,
-/// z0 + z2 - d when mask = !0. One pass; the running carry stays below 4.
+/// `mid = z0 + z2 - d` when mask = !0, `z0 + z2 + d` when mask = 0, over `mid.len()` =
+/// d.len() + 1 limbs (z0 and z2 no longer than d, zero-extended); the true value fits,
+/// so the passes run modulo B^len. Both the addition and the subtraction of d run, one
+/// of them masked to zero.
 fn middle(mid: &mut [Limb], z0: &[Limb], z2: &[Limb], d: &[Limb], mask: Limb) {
-    let mut carry = (mask & 1) as u128;
-    let (h2, k2) = (z0.len(), z2.len());
-    for i in 0..mid.len() {
-        let x0 = if i < h2 { z0[i] } else { 0 };
-        let x2 = if i < k2 { z2[i] } else { 0 };
-        let xd = if i < d.len() { d[i] } else { 0 } ^ mask;
-        let s = (x0 as u128) + (x2 as u128) + (xd as u128) + carry;
-        mid[i] = s as Limb;
-        carry = s >> 64;
-    }
+    let k = d.len();
+    mid[..z2.len()].copy_from_slice(z2);
+    mid[z2.len()..].fill(0);
+    add_into(mid, z0);
+    let c = carry::add_masked(&mut mid[..k], d, !mask, 0);
+    carry_through(&mut mid[k..], c);
+    let b = carry::sub_masked(&mut mid[..k], d, mask, 0);
+    borrow_through(&mut mid[k..], b);
 }
 
 /// `w[..2n] = a * b` (`square`: b is ignored and a^2 computed), Karatsuba above
 /// [`BASE_LIMBS`]. `s` holds at least `scratch_len(n)` limbs.
-fn product(base: Base, w: &mut [Limb], a: &[Limb], b: &[Limb], square: bool, s: &mut [Limb]) {
+pub(crate) fn product(base: Base, w: &mut [Limb], a: &[Limb], b: &[Limb], square: bool, s: &mut [Limb]) {
     let n = a.len();
     if n < base.threshold(square) {
         return if square { base.sqr(w, a) } else { base.mul(w, a, b) };
@@ -196,29 +203,28 @@ fn product(base: Base, w: &mut [Limb], a: &[Limb], b: &[Limb], square: bool, s: 
 pub(crate) enum Reduction {
     /// The kernel's schoolbook Montgomery reduction (n^2 word products).
     Schoolbook,
-    /// Reduction by multiplication: two more Karatsuba products.
+    /// Reduction by products: a short product for q and a product modulo R - 1 for the
+    /// high half of q*m ([`redc_products`]).
     Products,
 }
 
 /// Whether (and how) a context of `n` limbs on the kernel of `cpu` uses Karatsuba.
 ///
-/// Measured with `primekit bench modexp --bits 4096,8192,16384 --interleave` per kernel
-/// (AMD Zen 5; docs/limits.md has the figures): on the portable kernel Karatsuba
-/// products pay from about 6,000 bits and reduction by products from about 12,000; on
-/// ADX, whose schoolbook squaring and reduction are assembly, only the Karatsuba product
-/// with the schoolbook reduction pays, from 8,192 bits (2% there, 9% at 16,384), and
-/// reduction by products never did up to 16,384 bits.
+/// Measured per kernel with `cargo test --release -p primekit --lib reduction_crossover
+/// -- --ignored --nocapture` (Montgomery square, schoolbook vs by-products reduction) and
+/// `primekit bench modexp --bits 8192,16384 --interleave` (Intel Xeon Emerald Rapids;
+/// docs/limits.md has the figures). On ADX the by-products reduction pays from 128 limbs
+/// (8,192 bits: 8.1 vs 8.7 us; 16,384 bits: 25 vs 36 us), on the portable kernel from 96.
+/// It needs an even n, whose product modulo `B^n - 1` splits at least once; at odd n it
+/// costs a full product and the schoolbook reduction is kept.
 pub(crate) fn plan(cpu: crate::arith::cpu::Tokens, n: usize) -> Option<(Base, Reduction)> {
+    let reduction = if n.is_multiple_of(2) { Reduction::Products } else { Reduction::Schoolbook };
     #[cfg(target_arch = "x86_64")]
     if let Some(adx) = cpu.adx() {
-        return (n >= 128).then_some((Base::Adx(adx), Reduction::Schoolbook));
+        return (n >= 128).then_some((Base::Adx(adx), reduction));
     }
     let _ = cpu;
-    match n {
-        0..96 => None,
-        96..192 => Some((Base::Portable, Reduction::Schoolbook)),
-        _ => Some((Base::Portable, Reduction::Products)),
-    }
+    (n >= 96).then_some((Base::Portable, reduction))
 }
 
 /// Montgomery product for one large modulus.
@@ -239,14 +245,16 @@ impl BigMont {
         let mm = crate::arith::limbs::from_limbs(m);
         let inv = mm.modinv(&r).expect("m is odd, so invertible mod 2^(64n)");
         let m_prime = crate::arith::limbs::to_limbs(&(&r - inv), n).expect("below R");
+        // The high half of q*m is read modulo R - 1, which is ambiguous for m = R - 1.
+        let reduction = if m.iter().all(|&l| l == !0) { Reduction::Schoolbook } else { reduction };
         BigMont { base, reduction, m: m.to_vec(), m_prime, m0inv }
     }
 
     /// Scratch limbs [`Self::mul`] and [`Self::sqr`] need.
     pub(crate) fn scratch_len(&self) -> usize {
         let n = self.m.len();
-        // T (2n + 1), q*m or the low product (2n + 1), q (n), the recursion.
-        5 * n + 2 + scratch_len(n)
+        // T (2n + 1), then the product's recursion or the reduction's scratch.
+        2 * n + 1 + scratch_len(n).max(redc_products::redc_scratch(n))
     }
 
     pub(crate) fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], t: &mut [Limb]) {
@@ -266,42 +274,31 @@ impl BigMont {
             owned = vec![0; self.scratch_len()];
             &mut owned[..]
         };
-        let (prod, rest) = t.split_at_mut(2 * n + 1);
-        let (p2, rest) = rest.split_at_mut(2 * n + 1);
-        let (q, s) = rest.split_at_mut(n);
+        let (prod, s) = t.split_at_mut(2 * n + 1);
         product(self.base, prod, a, b, square, s);
         prod[2 * n] = 0;
-        match self.reduction {
-            Reduction::Schoolbook => {
-                let w = &mut prod[..2 * n];
-                match self.base {
-                    Base::Portable => super::portable::redc(out, w, &self.m, self.m0inv),
-                    #[cfg(target_arch = "x86_64")]
-                    Base::Adx(cpu) => super::adx::redc(cpu, out, w, &self.m, self.m0inv),
-                }
-            }
-            Reduction::Products => {
-                // q = (T mod R) m' mod R, in the low half of p2.
-                product(self.base, &mut p2[..2 * n], &prod[..n], &self.m_prime, false, s);
-                q.copy_from_slice(&p2[..n]);
-                // T + q m: its low n limbs are 0 mod R by construction.
-                product(self.base, &mut p2[..2 * n], q, &self.m, false, s);
-                p2[2 * n] = 0;
-                let top = add_into(&mut prod[..2 * n + 1], &p2[..2 * n + 1]);
-                debug_assert_eq!(top, 0);
-                super::portable::final_sub(out, &prod[n..2 * n], prod[2 * n], &self.m);
-            }
+        let w = &mut prod[..2 * n];
+        match (self.reduction, self.base) {
+            (Reduction::Products, base) => redc_products::redc(base, out, w, &self.m, &self.m_prime, s),
+            (Reduction::Schoolbook, Base::Portable) => super::portable::redc(out, w, &self.m, self.m0inv),
+            #[cfg(target_arch = "x86_64")]
+            (Reduction::Schoolbook, Base::Adx(cpu)) => super::adx::redc(cpu, out, w, &self.m, self.m0inv),
         }
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::arith::limbs::{from_limbs, neg_inv_mod_word, to_limbs};
     use proptest::prelude::*;
 
     fn bases() -> Vec<Base> {
+        tests_bases()
+    }
+
+    /// Every base kernel this CPU has.
+    pub(crate) fn tests_bases() -> Vec<Base> {
         #[allow(unused_mut)]
         let mut v = vec![Base::Portable];
         #[cfg(target_arch = "x86_64")]
@@ -390,7 +387,7 @@ mod tests {
     fn contexts_above_the_thresholds_match_num_bigint() {
         use crate::arith::modexp::modpow_in;
         use crate::arith::{Kernel, MontContext};
-        for bits in [6200u64, 8200, 12300, 16384] {
+        for bits in [6200u64, 6208, 8192, 8200, 12288, 12300, 16384] {
             let m = (BigUint::one() << bits) - 159u32; // odd
             let base = (BigUint::one() << (bits - 3)) + 12345u32;
             let exp = BigUint::from(0xdead_beef_u64) << 64u32 | BigUint::from(77u32);

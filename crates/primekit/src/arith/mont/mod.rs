@@ -5,10 +5,12 @@
 pub(crate) mod adx;
 #[cfg(target_arch = "x86_64")]
 mod adx_fixed;
+mod carry;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ifma;
 mod karatsuba;
 pub(crate) mod portable;
+mod redc_products;
 pub mod word;
 
 use super::cpu::{Kernel, Tokens};

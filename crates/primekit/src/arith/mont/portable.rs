@@ -76,6 +76,20 @@ pub fn redc(out: &mut [Limb], t: &mut [Limb], m: &[Limb], m0inv: Limb) {
     final_sub(out, &t[n..2 * n], top, m);
 }
 
+/// `w[..n] = a*b mod 2^(64n)` (n = a.len() = b.len()): the low half of the product by
+/// rows of decreasing length, n(n+1)/2 word products.
+pub(crate) fn mul_low(w: &mut [Limb], a: &[Limb], b: &[Limb]) {
+    let n = a.len();
+    let w = &mut w[..n];
+    w.fill(0);
+    for (i, &ai) in a.iter().enumerate() {
+        let mut c = 0;
+        for (j, &bj) in b[..n - i].iter().enumerate() {
+            (w[i + j], c) = mac(w[i + j], ai, bj, c);
+        }
+    }
+}
+
 /// Full square of `a` into `t[..2n]`: the n(n-1)/2 cross products once, doubled,
 /// then the n diagonal squares, so about n^2/2 + n word products instead of n^2.
 pub fn square_wide(t: &mut [Limb], a: &[Limb]) {
