@@ -124,11 +124,12 @@ fn check(name: &str, got: &[Limb], want: &BigUint) {
     assert_eq!(&from_limbs(got), want, "{name}: wrong result");
 }
 
-/// The Montgomery operations and `pow_ct` on `limbs`-limb secrets: 16 (1024 bits, the
-/// loop kernels) and 8 (512 bits, the register kernels of `adx_fixed`).
-fn montgomery_and_pow_ct(kernel: Kernel, v: &mut Values, limbs: usize) {
+/// The Montgomery operations and `pow_ct` (exponent of `exp_limbs` limbs) on
+/// `limbs`-limb secrets: 16 (1024 bits, the loop kernels), 8 (512 bits, the register
+/// kernels of `adx_fixed`) and 128 (8,192 bits, Karatsuba with the reduction by products).
+fn montgomery_and_pow_ct(kernel: Kernel, v: &mut Values, limbs: usize, exp_limbs: usize) {
     let m_limbs = secret_modulus_of(v, limbs);
-    let (a, b, e) = (secret_operand(v, limbs), secret_operand(v, limbs), secret_operand(v, limbs));
+    let (a, b, e) = (secret_operand(v, limbs), secret_operand(v, limbs), secret_operand(v, exp_limbs));
     // SAFETY: `kernel` is either detected, or Adx forced by CTGRIND_HOST_HAS_ADX because
     // the host CPU has BMI2/ADX (valgrind executes them but hides them from CPUID).
     let ctx = setup(|| unsafe { MontContext::with_kernel_unchecked(&from_limbs(&m_limbs), kernel) }.expect("odd modulus"));
@@ -139,7 +140,7 @@ fn montgomery_and_pow_ct(kernel: Kernel, v: &mut Values, limbs: usize) {
     ctx.mul(&mut prod, &am, &bm, &mut t);
     let mut sq = vec![0; limbs];
     ctx.sqr(&mut sq, &am, &mut t);
-    let pw = pow_ct(&ctx, &am, &e, 64 * limbs);
+    let pw = pow_ct(&ctx, &am, &e, 64 * exp_limbs);
     let (prod, sq, pw) = (ctx.from_mont(&prod, &mut t), ctx.from_mont(&sq, &mut t), ctx.from_mont(&pw, &mut t));
     // Everything below is the (unchecked) oracle on declassified copies.
     for x in [&m_limbs, &a, &b, &e] {
@@ -304,9 +305,11 @@ fn main() {
             for &k in &kernels {
                 for limbs in [8, 16] {
                     for _ in 0..2 {
-                        montgomery_and_pow_ct(k, &mut v, limbs);
+                        montgomery_and_pow_ct(k, &mut v, limbs, limbs);
                     }
                 }
+                // The large-modulus code paths are the same for any exponent length.
+                montgomery_and_pow_ct(k, &mut v, 128, 1);
             }
             let passed = miller_rabin_passes_ct(false);
             assert_eq!(passed, 1, "the prime passes, the composite does not");
@@ -326,7 +329,7 @@ fn main() {
                 "ctgrind ct: checked fermat_base_two_ct (secret 1024-bit candidates); 8-lane IFMA Fermat {}",
                 if lanes { "checked" } else { "NOT checked (no AVX-512 IFMA on this (virtual) CPU)" }
             );
-            println!("ctgrind ct: checked kernels {kernels:?}: MontContext::{{to_mont, mul, sqr, from_mont}}, pow_ct (512- and 1024-bit secret modulus, base, exponent); MillerRabin::passes_ct (secret n except top and low byte, secret base)");
+            println!("ctgrind ct: checked kernels {kernels:?}: MontContext::{{to_mont, mul, sqr, from_mont}}, pow_ct (512- and 1024-bit secret modulus, base, exponent; 8,192-bit modulus and base with a 64-bit exponent); MillerRabin::passes_ct (secret n except top and low byte, secret base)");
         }
         "leaky-control" => {
             leaky_control(&mut v);

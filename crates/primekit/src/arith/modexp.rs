@@ -76,31 +76,38 @@ impl Domain for &super::mont::ifma::IfmaParams {
     }
 }
 
-/// Runs `f` in the fastest domain of `ctx`: the IFMA domain when the context has one
-/// (entering with `base` and leaving with the result, fully reduced), else the scalar
-/// kernels directly.
-fn in_domain(ctx: &MontContext, base: &[Limb], f: impl Fn(&mut dyn Domain, &[Limb]) -> Vec<Limb>) -> Vec<Limb> {
-    assert_eq!(base.len(), ctx.len());
-    #[cfg(target_arch = "x86_64")]
-    if let Some(p) = ctx.ifma() {
-        let mut b = vec![0; p.width()];
-        p.enter(&mut b, base);
-        let r = f(&mut { p }, &b);
-        let mut out = vec![0; ctx.len()];
-        p.leave(&mut out, &r, ctx.modulus());
-        return out;
-    }
-    f(&mut Scalar { ctx, t: ctx.scratch() }, base)
+/// Runs `f` in the IFMA domain of `ctx` (entering with `base` and leaving with the
+/// result, fully reduced), when the context has one.
+#[cfg(target_arch = "x86_64")]
+fn in_ifma(
+    ctx: &MontContext,
+    base: &[Limb],
+    f: impl FnOnce(&mut &super::mont::ifma::IfmaParams, &[Limb]) -> Vec<Limb>,
+) -> Option<Vec<Limb>> {
+    let p = ctx.ifma()?;
+    let mut b = vec![0; p.width()];
+    p.enter(&mut b, base);
+    let r = f(&mut { p }, &b);
+    let mut out = vec![0; ctx.len()];
+    p.leave(&mut out, &r, ctx.modulus());
+    Some(out)
 }
 
 /// `base^exp` in Montgomery form, for `base` in Montgomery form (`< m`).
 /// Variable time in `exp`; `base` and `m` values influence nothing but the result.
 pub fn pow_vartime(ctx: &MontContext, base: &[Limb], exp: &[Limb]) -> Vec<Limb> {
-    in_domain(ctx, base, |d, b| pow_vartime_in(d, b, exp))
+    assert_eq!(base.len(), ctx.len());
+    #[cfg(target_arch = "x86_64")]
+    if let Some(r) = in_ifma(ctx, base, |d, b| pow_vartime_in(d, b, exp)) {
+        return r;
+    }
+    pow_vartime_in(&mut Scalar { ctx, t: ctx.scratch() }, base, exp)
 }
 
 /// The sliding-window exponentiation in any [`Domain`] (base and result in its form).
-pub(crate) fn pow_vartime_in(d: &mut dyn Domain, base: &[Limb], exp: &[Limb]) -> Vec<Limb> {
+/// Generic rather than `dyn`: each domain's products are then direct (inlinable) calls
+/// in the loop that makes a thousand of them per exponentiation.
+pub(crate) fn pow_vartime_in<D: Domain + ?Sized>(d: &mut D, base: &[Limb], exp: &[Limb]) -> Vec<Limb> {
     let n = d.width();
     let bits = bit_len_vartime(exp);
     if bits == 0 {
@@ -162,10 +169,16 @@ const CT_WINDOW: usize = 5;
 /// `base^exp` in Montgomery form, processing exactly `exp_bits` exponent bits (bits of
 /// `exp` beyond them must be zero; `exp_bits` is public). Constant time: see module docs.
 pub fn pow_ct(ctx: &MontContext, base: &[Limb], exp: &[Limb], exp_bits: usize) -> Vec<Limb> {
-    in_domain(ctx, base, |d, b| pow_ct_in(d, b, exp, exp_bits))
+    assert_eq!(base.len(), ctx.len());
+    #[cfg(target_arch = "x86_64")]
+    if let Some(r) = in_ifma(ctx, base, |d, b| pow_ct_in(d, b, exp, exp_bits)) {
+        return r;
+    }
+    pow_ct_in(&mut Scalar { ctx, t: ctx.scratch() }, base, exp, exp_bits)
 }
 
-pub(crate) fn pow_ct_in(d: &mut dyn Domain, base: &[Limb], exp: &[Limb], exp_bits: usize) -> Vec<Limb> {
+/// The fixed-window exponentiation in any [`Domain`] (generic, as [`pow_vartime_in`]).
+pub(crate) fn pow_ct_in<D: Domain + ?Sized>(d: &mut D, base: &[Limb], exp: &[Limb], exp_bits: usize) -> Vec<Limb> {
     let n = d.width();
     let size = 1usize << CT_WINDOW;
     // table[k] = base^k, k = 0..32, then acc, tmp and the looked-up entry.

@@ -6,8 +6,9 @@
 //! Contract of every function here: equal lengths where two slices are combined (checked);
 //! a carry or borrow in is 0 or 1 and the one returned is 0 or 1; time and memory
 //! accesses depend only on the lengths (masks select, never branches). On x86_64 the
-//! chains are `asm!` with baseline instructions only (`adc`, `sbb`, `and`, `dec`, `lea`),
-//! so they hold on every x86_64 CPU whatever the kernel; elsewhere they are Rust loops.
+//! chains are `asm!` with baseline instructions only (`add`, `adc`, `sbb`, `mov`, `lea`,
+//! `dec`, `jrcxz`/`jnz` and SSE2 `movq`/`movdqu`/`pand`/`punpck*`), so they hold on every
+//! x86_64 CPU whatever the kernel; elsewhere they are Rust loops.
 
 use crate::arith::limbs::Limb;
 
@@ -177,7 +178,7 @@ pub(crate) fn sub_assign(x: &mut [Limb], y: &[Limb]) -> Limb {
 /// `out = a - b`; returns the borrow.
 pub(crate) fn sub(out: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
     assert!(out.len() == a.len() && a.len() == b.len());
-    // SAFETY: as in add.
+    // SAFETY: equal lengths; out is a distinct &mut.
     unsafe { chain::<true>(out.as_mut_ptr(), a.as_ptr(), b.as_ptr(), out.len(), !0, 0) }
 }
 

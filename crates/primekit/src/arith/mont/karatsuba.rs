@@ -214,17 +214,22 @@ pub(crate) enum Reduction {
 /// -- --ignored --nocapture` (Montgomery square, schoolbook vs by-products reduction) and
 /// `primekit bench modexp --bits 8192,16384 --interleave` (Intel Xeon Emerald Rapids;
 /// docs/limits.md has the figures). On ADX the by-products reduction pays from 128 limbs
-/// (8,192 bits: 8.1 vs 8.7 us; 16,384 bits: 25 vs 36 us), on the portable kernel from 96.
-/// It needs an even n, whose product modulo `B^n - 1` splits at least once; at odd n it
-/// costs a full product and the schoolbook reduction is kept.
+/// (8,192 bits: 8.1 vs 8.7 us; 16,384 bits: 25.2 vs 36.5 us), on the portable kernel from
+/// 96 (9.4 vs 10.2 us).
+/// At an odd n the product modulo `B^n - 1` cannot split and costs a full product: on
+/// ADX the reduction by products then loses or ties at 97, 129 and 193 limbs (193: 22.3
+/// vs 20.9 us and 22.4 vs 23.5 us in two runs, results/bigmod-crossover-2026-11-26-
+/// emerald-rapids.txt), so odd sizes keep the schoolbook
+/// reduction; on the portable kernel it still wins from 192 limbs (193: 39.8 vs 42.3 us
+/// and 39.6 vs 42.5 us), as the reduction by two full products did before it.
 pub(crate) fn plan(cpu: crate::arith::cpu::Tokens, n: usize) -> Option<(Base, Reduction)> {
-    let reduction = if n.is_multiple_of(2) { Reduction::Products } else { Reduction::Schoolbook };
+    let products = |odd_from: usize| if n.is_multiple_of(2) || n >= odd_from { Reduction::Products } else { Reduction::Schoolbook };
     #[cfg(target_arch = "x86_64")]
     if let Some(adx) = cpu.adx() {
-        return (n >= 128).then_some((Base::Adx(adx), reduction));
+        return (n >= 128).then_some((Base::Adx(adx), products(usize::MAX)));
     }
     let _ = cpu;
-    (n >= 96).then_some((Base::Portable, reduction))
+    (n >= 96).then_some((Base::Portable, products(192)))
 }
 
 /// Montgomery product for one large modulus.
@@ -293,8 +298,17 @@ pub(crate) mod tests {
     use crate::arith::limbs::{from_limbs, neg_inv_mod_word, to_limbs};
     use proptest::prelude::*;
 
-    fn bases() -> Vec<Base> {
-        tests_bases()
+    /// The scratch bounds of both recursions assume these floors (see `scratch_len`,
+    /// `redc_products::low_scratch` and `redc_products::bm1_scratch`).
+    #[test]
+    fn thresholds_respect_the_scratch_bounds() {
+        for base in tests_bases() {
+            for square in [false, true] {
+                assert!(base.threshold(square) >= BASE_LIMBS, "{base:?}");
+            }
+            assert!(base.threshold_low() >= BASE_LIMBS, "{base:?}");
+            assert!(base.threshold_bm1() >= 2 * BASE_LIMBS, "{base:?}");
+        }
     }
 
     /// Every base kernel this CPU has.
@@ -324,7 +338,7 @@ pub(crate) mod tests {
                 let (a, b) = (gen(&mut rng), gen(&mut rng));
                 let want = from_limbs(&a) * from_limbs(&b);
                 let want_sq = from_limbs(&a) * from_limbs(&a);
-                for base in bases() {
+                for base in tests_bases() {
                     let mut w = vec![0; 2 * n];
                     let mut s = vec![0; scratch_len(n)];
                     product(base, &mut w, &a, &b, false, &mut s);
@@ -340,7 +354,7 @@ pub(crate) mod tests {
         let n = m.bits().div_ceil(64) as usize;
         let ml = limbs(m, n);
         let r_inv = (BigUint::one() << (64 * n)).modinv(m).unwrap();
-        for base in bases() {
+        for base in tests_bases() {
             for red in [Reduction::Schoolbook, Reduction::Products] {
                 let bm = BigMont::new(base, red, &ml, neg_inv_mod_word(ml[0]));
                 let mut out = vec![0; n];
@@ -387,7 +401,7 @@ pub(crate) mod tests {
     fn contexts_above_the_thresholds_match_num_bigint() {
         use crate::arith::modexp::modpow_in;
         use crate::arith::{Kernel, MontContext};
-        for bits in [6200u64, 6208, 8192, 8200, 12288, 12300, 16384] {
+        for bits in [6144u64, 6200, 8192, 8200, 12288, 12300, 16384] {
             let m = (BigUint::one() << bits) - 159u32; // odd
             let base = (BigUint::one() << (bits - 3)) + 12345u32;
             let exp = BigUint::from(0xdead_beef_u64) << 64u32 | BigUint::from(77u32);
@@ -406,7 +420,7 @@ pub(crate) mod tests {
     #[test]
     #[ignore]
     fn karatsuba_crossover() {
-        for base in bases() {
+        for base in tests_bases() {
             for n in [16usize, 24, 32, 48, 64, 96, 128, 192, 256] {
                 let a: Vec<Limb> = (0..n as u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15)).collect();
                 let mut w = vec![0; 2 * n];
