@@ -32,46 +32,23 @@ pub fn from_limbs(a: &[Limb]) -> BigUint {
     BigUint::from_bytes_le(&bytes)
 }
 
-/// `out = a - b` over equal lengths; returns the final borrow (0 or 1). Constant time.
+/// `out = a - b` over equal lengths (checked); returns the final borrow (0 or 1).
+/// Constant time (an `sbb` chain on x86_64, see `arith::carry`).
 #[inline]
 pub fn sub_into(out: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
-    debug_assert!(out.len() == a.len() && a.len() == b.len());
-    let mut borrow = 0u64;
-    for i in 0..a.len() {
-        let (d1, b1) = a[i].overflowing_sub(b[i]);
-        let (d2, b2) = d1.overflowing_sub(borrow);
-        out[i] = d2;
-        borrow = (b1 | b2) as u64;
-    }
-    borrow
+    super::carry::sub(out, a, b)
 }
 
-/// `a += b` over equal lengths; returns the carry (0 or 1). Constant time.
+/// `a += b` over equal lengths (checked); returns the carry (0 or 1). Constant time.
 #[inline]
 pub fn add_assign(a: &mut [Limb], b: &[Limb]) -> Limb {
-    debug_assert!(a.len() == b.len());
-    let mut carry = 0u64;
-    for i in 0..a.len() {
-        let (s1, c1) = a[i].overflowing_add(b[i]);
-        let (s2, c2) = s1.overflowing_add(carry);
-        a[i] = s2;
-        carry = (c1 | c2) as u64;
-    }
-    carry
+    super::carry::add_masked(a, b, !0, 0)
 }
 
-/// `a -= b` over equal lengths; returns the borrow (0 or 1). Constant time.
+/// `a -= b` over equal lengths (checked); returns the borrow (0 or 1). Constant time.
 #[inline]
 pub fn sub_assign(a: &mut [Limb], b: &[Limb]) -> Limb {
-    debug_assert!(a.len() == b.len());
-    let mut borrow = 0u64;
-    for (x, &y) in a.iter_mut().zip(b) {
-        let (d1, b1) = x.overflowing_sub(y);
-        let (d2, b2) = d1.overflowing_sub(borrow);
-        *x = d2;
-        borrow = (b1 | b2) as u64;
-    }
-    borrow
+    super::carry::sub_masked(a, b, !0, 0)
 }
 
 /// `a = a - b mod m` for reduced `a, b < m`. Variable time (branches on the borrow).

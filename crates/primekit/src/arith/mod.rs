@@ -17,6 +17,7 @@
 //! through a token from [`cpu`] (see its soundness rule), always beside a portable
 //! backend with the same contract that is built and tested on every platform.
 
+pub(crate) mod carry;
 pub mod cpu;
 pub mod lanes;
 pub mod limbs;

@@ -13,11 +13,11 @@
 //! Timing: every branch and memory index depends only on n (the signs of Karatsuba's
 //! differences are applied with masks), as for the schoolbook kernels.
 
-use super::carry::{self, borrow_through, carry_through};
 use super::redc_products;
+use crate::arith::carry::{self, borrow_through, carry_through};
 #[cfg(target_arch = "x86_64")]
 use crate::arith::cpu::Bmi2Adx;
-use crate::arith::limbs::Limb;
+use crate::arith::limbs::{add_assign, sub_into, Limb};
 use num_bigint::BigUint;
 use num_traits::One;
 
@@ -129,7 +129,7 @@ pub(crate) const fn scratch_len(n: usize) -> usize {
 fn abs_diff(out: &mut [Limb], x: &[Limb], y: &[Limb]) -> Limb {
     let h = x.len();
     let (lo, hi) = out.split_at_mut(h);
-    let borrow = carry::sub(lo, x, &y[..h]);
+    let borrow = sub_into(lo, x, &y[..h]);
     // The limb x lacks (if any): 0 - y_h - borrow.
     hi.fill(0);
     let borrow = carry::sub_masked(hi, &y[h..], !0, borrow);
@@ -145,7 +145,7 @@ fn abs_diff(out: &mut [Limb], x: &[Limb], y: &[Limb]) -> Limb {
 /// `acc += x` (`x.len() <= acc.len()`), carrying through all of `acc`; returns the carry.
 fn add_into(acc: &mut [Limb], x: &[Limb]) -> Limb {
     let (lo, hi) = acc.split_at_mut(x.len());
-    let c = carry::add_assign(lo, x);
+    let c = add_assign(lo, x);
     carry_through(hi, c)
 }
 

@@ -5,7 +5,6 @@
 pub(crate) mod adx;
 #[cfg(target_arch = "x86_64")]
 mod adx_fixed;
-mod carry;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ifma;
 mod karatsuba;

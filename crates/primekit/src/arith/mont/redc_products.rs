@@ -35,9 +35,9 @@
 //! Timing: every branch, loop bound and memory index depends only on n; the signs and
 //! wrap-arounds of the modular sums are applied with masks and carries.
 
-use super::carry::{self, borrow_through, carry_through};
 use super::karatsuba::{product, scratch_len as product_scratch, Base, BASE_LIMBS};
-use crate::arith::limbs::Limb;
+use crate::arith::carry::{self, borrow_through, carry_through};
+use crate::arith::limbs::{add_assign, sub_assign, sub_into, Limb};
 
 // Residues modulo B^h + 1 are kept as h + 1 limbs with value in [0, B^h]: the top limb
 // is 0 or 1, and 1 only when the low limbs are 0 ("normalized"). Each step below ends in
@@ -48,7 +48,7 @@ use crate::arith::limbs::Limb;
 /// ends standing for 0 when the sum is a multiple of B^h - 1).
 fn fold_bm1(x: &mut [Limb], a0: &[Limb], a1: &[Limb]) {
     x.copy_from_slice(a0);
-    let carry = carry::add_assign(x, a1);
+    let carry = add_assign(x, a1);
     // a0 + a1 <= 2B^h - 2: with a carry the low part is <= B^h - 2, so this cannot carry.
     carry_through(x, carry);
 }
@@ -57,7 +57,7 @@ fn fold_bm1(x: &mut [Limb], a0: &[Limb], a1: &[Limb]) {
 /// `d = a0 - a1 + b*B^h` with borrow b, and `d - b*B^h = d + b`, which is at most B^h.
 fn diff_bp1(y: &mut [Limb], a0: &[Limb], a1: &[Limb]) {
     let h = a0.len();
-    let b = carry::sub(&mut y[..h], a0, a1);
+    let b = sub_into(&mut y[..h], a0, a1);
     y[h] = carry_through(&mut y[..h], b);
 }
 
@@ -73,7 +73,7 @@ fn mul_mod_bp1(base: Base, y: &mut [Limb], a: &[Limb], b: &[Limb], s: &mut [Limb
     product(base, p, &a[..h], &b[..h], false, s);
     let (plo, phi) = p.split_at(h);
     let lo = &mut y[..h];
-    let b1 = carry::sub(lo, plo, phi);
+    let b1 = sub_into(lo, plo, phi);
     let b2 = carry::sub_masked(lo, &b[..h], a[h].wrapping_neg(), 0);
     let b3 = carry::sub_masked(lo, &a[..h], b[h].wrapping_neg(), 0);
     y[h] = carry_through(lo, b1 | b2 | b3 | (a[h] & b[h]));
@@ -128,7 +128,7 @@ pub(crate) fn mul_mod_bm1(base: Base, w: &mut [Limb], a: &[Limb], b: &[Limb], s:
     // z = (x - y) mod (B^h + 1), in ya: x - y_lo borrows b, and y_top = 1 forces y_lo = 0
     // (no borrow) and means -B^h = +1, so the residue is lo + (b or y_top).
     let z = ya;
-    let borrow = carry::sub(&mut z[..h], x, &y[..h]);
+    let borrow = sub_into(&mut z[..h], x, &y[..h]);
     z[h] = carry_through(&mut z[..h], borrow | y[h]);
     // z / 2 mod (B^h + 1): add the odd modulus B^h + 1 when z is odd (z + B^h + 1 <=
     // 2B^h + 1 fits the top limb), then halve.
@@ -142,7 +142,7 @@ pub(crate) fn mul_mod_bm1(base: Base, w: &mut [Limb], a: &[Limb], b: &[Limb], s:
     // w = x + z*B^h - z, exact in [0, B^n - 1], so computed modulo B^n.
     w[..h].copy_from_slice(x);
     w[h..].copy_from_slice(&z[..h]);
-    let borrow = carry::sub_assign(&mut w[..=h], z);
+    let borrow = sub_assign(&mut w[..=h], z);
     borrow_through(&mut w[h + 1..], borrow);
 }
 
@@ -171,9 +171,9 @@ pub(crate) fn mul_low(base: Base, w: &mut [Limb], a: &[Limb], b: &[Limb], s: &mu
     w.copy_from_slice(&full[..n]);
     let (t, s) = s.split_at_mut(k);
     mul_low(base, t, &a[h..], &b[..k], s);
-    carry::add_assign(&mut w[h..], t);
+    add_assign(&mut w[h..], t);
     mul_low(base, t, &a[..k], &b[h..], s);
-    carry::add_assign(&mut w[h..], t);
+    add_assign(&mut w[h..], t);
 }
 
 /// Scratch limbs of [`redc`] for an n-limb modulus.
@@ -193,12 +193,12 @@ pub(crate) fn redc(base: Base, out: &mut [Limb], t: &[Limb], m: &[Limb], m_prime
     mul_low(base, q, t_lo, m_prime, s);
     mul_mod_bm1(base, x, q, m, s);
     // x = P_hi + c (mod R - 1), brought to [0, R - 1] by the end-around carry.
-    let c = carry::add_assign(x, t_lo);
+    let c = add_assign(x, t_lo);
     carry_through(x, c);
     // Now x = P_hi + c exactly: P_hi + c <= m < R - 1, and x = R - 1 would need
     // P_hi + c = 0, i.e. T_lo = 0 and q = 0, where every path above yields x = 0.
     // (T + P) / R = T_hi + P_hi + c < 2m.
-    let top = carry::add_assign(x, t_hi);
+    let top = add_assign(x, t_hi);
     super::portable::final_sub(out, x, top, m);
 }
 

@@ -1,7 +1,8 @@
-//! Linear carry chains (add, subtract, propagate) for the Karatsuba and
-//! reduction-by-products recursions, whose O(n) passes would otherwise cost a third of
-//! their time: Rust's `overflowing_add` pairs compile to about five instructions per
-//! limb, a carry chain in `adc`/`sbb` to one.
+//! Linear carry chains (add, subtract, propagate): the one implementation behind
+//! `limbs::{add_assign, sub_assign, sub_into}` and the masked and carry-through passes
+//! of the Karatsuba and reduction-by-products recursions, whose O(n) passes would
+//! otherwise cost a third of their time: Rust's `overflowing_add` pairs compile to about
+//! five instructions per limb, a carry chain in `adc`/`sbb` to one.
 //!
 //! Contract of every function here: equal lengths where two slices are combined (checked);
 //! a carry or borrow in is 0 or 1 and the one returned is 0 or 1; time and memory
@@ -163,16 +164,6 @@ pub(crate) fn sub_masked(x: &mut [Limb], y: &[Limb], mask: Limb, bin: Limb) -> L
     assert_eq!(x.len(), y.len());
     // SAFETY: as in add_masked.
     unsafe { chain::<true>(x.as_mut_ptr(), x.as_ptr(), y.as_ptr(), x.len(), mask, bin) }
-}
-
-/// `x += y`; returns the carry.
-pub(crate) fn add_assign(x: &mut [Limb], y: &[Limb]) -> Limb {
-    add_masked(x, y, !0, 0)
-}
-
-/// `x -= y`; returns the borrow.
-pub(crate) fn sub_assign(x: &mut [Limb], y: &[Limb]) -> Limb {
-    sub_masked(x, y, !0, 0)
 }
 
 /// `out = a - b`; returns the borrow.
