@@ -13,26 +13,35 @@
 
 use crate::arith::limbs::Limb;
 
-/// One chain over n limbs: `out[i] = a[i] +/- (b[i] & mask) +/- carry`, returning the
-/// final carry (add) or borrow (sub).
+// How the second operand `b` of a chain enters it (a const parameter of `chain`):
+/// `b[i] & mask` (through SSE2 on x86_64, which leaves CF alone).
+const MASKED: u8 = 0;
+/// `b[i]` itself, read by the `adc`/`sbb` from memory: no mask, no SSE2 round trip.
+const PLAIN: u8 = 1;
+/// Nothing (`b` unused): only the carry or borrow runs through.
+const NONE: u8 = 2;
+
+/// One chain over n limbs: `out[i] = a[i] +/- src(b[i]) +/- carry` with `src` as `S`
+/// says (`MASKED`, `PLAIN`, `NONE`), returning the final carry (add) or borrow (sub).
 ///
 /// # Safety
-/// `out`, `a` and `b` valid for n limbs; `out` may equal `a` or `b` (each limb is read
-/// before it is written), otherwise disjoint from them.
+/// `out`, `a` (and `b` unless `S` is `NONE`) valid for n limbs; `out` may equal
+/// `a` or `b` (each limb is read before it is written), otherwise disjoint from them.
 #[cfg(target_arch = "x86_64")]
 #[inline]
-unsafe fn chain<const SUB: bool>(out: *mut Limb, a: *const Limb, b: *const Limb, n: usize, mask: Limb, cin: Limb) -> Limb {
+unsafe fn chain<const SUB: bool, const S: u8>(out: *mut Limb, a: *const Limb, b: *const Limb, n: usize, mask: Limb, cin: Limb) -> Limb {
     use core::arch::asm;
     let mut c = cin;
     if n == 0 {
         return c;
     }
-    // `$op` is adc or sbb; `load1!`, `load4!` load limb 0 (resp. limbs 0..4, at byte offsets
-    // 0, 8, 16, 24) of b, masked, into {y} / y0..y3 without touching the flags (`and`
-    // would clear CF: the mask goes through SSE2, baseline on x86_64). rcx = n mod 4
-    // single limbs, then n / 4 blocks of four.
+    // `$op` is adc or sbb. `$load1`/`$load4` fetch limb 0 (resp. limbs 0..4) of the
+    // second operand into {y} / y0..y3 where a register is needed, without touching the
+    // flags (`and` would clear CF: the mask goes through SSE2, baseline on x86_64);
+    // `$s`, `$s0..$s3` name the source of each `$op`. rcx = n mod 4 single limbs, then
+    // n / 4 blocks of four.
     macro_rules! body {
-        ($op:literal) => {
+        ($op:literal, $load1:expr, $s:literal, $load4:expr, $s0:literal, $s1:literal, $s2:literal, $s3:literal) => {
             concat!(
                 "movq xmm1, {mask}\n",
                 "punpcklqdq xmm1, xmm1\n",
@@ -41,10 +50,12 @@ unsafe fn chain<const SUB: bool>(out: *mut Limb, a: *const Limb, b: *const Limb,
                 "add {c}, -1\n",
                 "jrcxz 3f\n",
                 "2:\n",
-                load1!(),
+                $load1,
                 "mov {x}, qword ptr [{a}]\n",
                 $op,
-                " {x}, {y}\n",
+                " {x}, ",
+                $s,
+                "\n",
                 "mov qword ptr [{out}], {x}\n",
                 "lea {a}, [{a} + 8]\n",
                 "lea {b}, [{b} + 8]\n",
@@ -55,22 +66,30 @@ unsafe fn chain<const SUB: bool>(out: *mut Limb, a: *const Limb, b: *const Limb,
                 "mov rcx, {q4}\n",
                 "jrcxz 5f\n",
                 "4:\n",
-                load4!(),
+                $load4,
                 "mov {x}, qword ptr [{a}]\n",
                 $op,
-                " {x}, {y0}\n",
+                " {x}, ",
+                $s0,
+                "\n",
                 "mov qword ptr [{out}], {x}\n",
                 "mov {x}, qword ptr [{a} + 8]\n",
                 $op,
-                " {x}, {y1}\n",
+                " {x}, ",
+                $s1,
+                "\n",
                 "mov qword ptr [{out} + 8], {x}\n",
                 "mov {x}, qword ptr [{a} + 16]\n",
                 $op,
-                " {x}, {y2}\n",
+                " {x}, ",
+                $s2,
+                "\n",
                 "mov qword ptr [{out} + 16], {x}\n",
                 "mov {x}, qword ptr [{a} + 24]\n",
                 $op,
-                " {x}, {y3}\n",
+                " {x}, ",
+                $s3,
+                "\n",
                 "mov qword ptr [{out} + 24], {x}\n",
                 "lea {a}, [{a} + 32]\n",
                 "lea {b}, [{b} + 32]\n",
@@ -83,45 +102,62 @@ unsafe fn chain<const SUB: bool>(out: *mut Limb, a: *const Limb, b: *const Limb,
             )
         };
     }
-    macro_rules! load1 {
-        () => {
-            "movq xmm0, qword ptr [{b}]\npand xmm0, xmm1\nmovq {y}, xmm0\n"
+    macro_rules! masked {
+        ($op:literal) => {
+            body!(
+                $op,
+                "movq xmm0, qword ptr [{b}]\npand xmm0, xmm1\nmovq {y}, xmm0\n",
+                "{y}",
+                concat!(
+                    "movdqu xmm0, xmmword ptr [{b}]\n",
+                    "movdqu xmm2, xmmword ptr [{b} + 16]\n",
+                    "pand xmm0, xmm1\n",
+                    "pand xmm2, xmm1\n",
+                    "movq {y0}, xmm0\n",
+                    "movq {y2}, xmm2\n",
+                    "punpckhqdq xmm0, xmm0\n",
+                    "punpckhqdq xmm2, xmm2\n",
+                    "movq {y1}, xmm0\n",
+                    "movq {y3}, xmm2\n",
+                ),
+                "{y0}",
+                "{y1}",
+                "{y2}",
+                "{y3}"
+            )
         };
     }
-    macro_rules! load4 {
-        () => {
-            concat!(
-                "movdqu xmm0, xmmword ptr [{b}]\n",
-                "movdqu xmm2, xmmword ptr [{b} + 16]\n",
-                "pand xmm0, xmm1\n",
-                "pand xmm2, xmm1\n",
-                "movq {y0}, xmm0\n",
-                "movq {y2}, xmm2\n",
-                "punpckhqdq xmm0, xmm0\n",
-                "punpckhqdq xmm2, xmm2\n",
-                "movq {y1}, xmm0\n",
-                "movq {y3}, xmm2\n",
-            )
+    macro_rules! plain {
+        ($op:literal) => {
+            body!($op, "", "qword ptr [{b}]", "", "qword ptr [{b}]", "qword ptr [{b} + 8]", "qword ptr [{b} + 16]", "qword ptr [{b} + 24]")
+        };
+    }
+    macro_rules! none {
+        ($op:literal) => {
+            body!($op, "", "0", "", "0", "0", "0", "0")
         };
     }
     // SAFETY: the caller guarantees the ranges; the loops touch out/a/b[0..n] only.
     unsafe {
         macro_rules! run {
-            ($op:literal) => {
+            ($text:expr $(, $reg:ident)*) => {
                 asm!(
-                    body!($op),
+                    $text,
                     c = inout(reg) c, q4 = in(reg) n / 4, a = inout(reg) a => _, b = inout(reg) b => _,
-                    out = inout(reg) out => _, mask = in(reg) mask, x = out(reg) _, y = out(reg) _,
-                    y0 = out(reg) _, y1 = out(reg) _, y2 = out(reg) _, y3 = out(reg) _,
+                    out = inout(reg) out => _, mask = in(reg) mask, x = out(reg) _,
+                    $($reg = out(reg) _,)*
                     inout("rcx") n % 4 => _, out("xmm0") _, out("xmm1") _, out("xmm2") _,
                     options(nostack),
                 )
             };
         }
-        if SUB {
-            run!("sbb");
-        } else {
-            run!("adc");
+        match (SUB, S) {
+            (false, MASKED) => run!(masked!("adc"), y, y0, y1, y2, y3),
+            (true, MASKED) => run!(masked!("sbb"), y, y0, y1, y2, y3),
+            (false, PLAIN) => run!(plain!("adc")),
+            (true, PLAIN) => run!(plain!("sbb")),
+            (false, _) => run!(none!("adc")),
+            (true, _) => run!(none!("sbb")),
         }
     }
     c
@@ -130,12 +166,17 @@ unsafe fn chain<const SUB: bool>(out: *mut Limb, a: *const Limb, b: *const Limb,
 /// The same chain in Rust, for targets without the assembly.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
-unsafe fn chain<const SUB: bool>(out: *mut Limb, a: *const Limb, b: *const Limb, n: usize, mask: Limb, cin: Limb) -> Limb {
+unsafe fn chain<const SUB: bool, const S: u8>(out: *mut Limb, a: *const Limb, b: *const Limb, n: usize, mask: Limb, cin: Limb) -> Limb {
     let mut c = cin;
     for i in 0..n {
         // SAFETY: as above; raw reads and writes because out may equal a or b.
         unsafe {
-            let (x, y) = (*a.add(i), *b.add(i) & mask);
+            let x = *a.add(i);
+            let y = match S {
+                MASKED => *b.add(i) & mask,
+                PLAIN => *b.add(i),
+                _ => 0,
+            };
             let (r, c1, c2) = if SUB {
                 let (d1, b1) = x.overflowing_sub(y);
                 let (d2, b2) = d1.overflowing_sub(c);
@@ -156,33 +197,54 @@ unsafe fn chain<const SUB: bool>(out: *mut Limb, a: *const Limb, b: *const Limb,
 pub(crate) fn add_masked(x: &mut [Limb], y: &[Limb], mask: Limb, cin: Limb) -> Limb {
     assert_eq!(x.len(), y.len());
     // SAFETY: equal lengths; x is a distinct &mut, written where it is read.
-    unsafe { chain::<false>(x.as_mut_ptr(), x.as_ptr(), y.as_ptr(), x.len(), mask, cin) }
+    unsafe { chain::<false, MASKED>(x.as_mut_ptr(), x.as_ptr(), y.as_ptr(), x.len(), mask, cin) }
 }
 
 /// `x -= (y & mask) + bin`; returns the borrow.
 pub(crate) fn sub_masked(x: &mut [Limb], y: &[Limb], mask: Limb, bin: Limb) -> Limb {
     assert_eq!(x.len(), y.len());
     // SAFETY: as in add_masked.
-    unsafe { chain::<true>(x.as_mut_ptr(), x.as_ptr(), y.as_ptr(), x.len(), mask, bin) }
+    unsafe { chain::<true, MASKED>(x.as_mut_ptr(), x.as_ptr(), y.as_ptr(), x.len(), mask, bin) }
+}
+
+/// `x += y`; returns the carry.
+pub(crate) fn add_assign(x: &mut [Limb], y: &[Limb]) -> Limb {
+    assert_eq!(x.len(), y.len());
+    // SAFETY: as in add_masked.
+    unsafe { chain::<false, PLAIN>(x.as_mut_ptr(), x.as_ptr(), y.as_ptr(), x.len(), !0, 0) }
+}
+
+/// `x -= y`; returns the borrow.
+pub(crate) fn sub_assign(x: &mut [Limb], y: &[Limb]) -> Limb {
+    assert_eq!(x.len(), y.len());
+    // SAFETY: as in add_masked.
+    unsafe { chain::<true, PLAIN>(x.as_mut_ptr(), x.as_ptr(), y.as_ptr(), x.len(), !0, 0) }
+}
+
+/// `out = a + b`; returns the carry.
+pub(crate) fn add(out: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
+    assert!(out.len() == a.len() && a.len() == b.len());
+    // SAFETY: equal lengths; out is a distinct &mut.
+    unsafe { chain::<false, PLAIN>(out.as_mut_ptr(), a.as_ptr(), b.as_ptr(), out.len(), !0, 0) }
 }
 
 /// `out = a - b`; returns the borrow.
 pub(crate) fn sub(out: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
     assert!(out.len() == a.len() && a.len() == b.len());
     // SAFETY: equal lengths; out is a distinct &mut.
-    unsafe { chain::<true>(out.as_mut_ptr(), a.as_ptr(), b.as_ptr(), out.len(), !0, 0) }
+    unsafe { chain::<true, PLAIN>(out.as_mut_ptr(), a.as_ptr(), b.as_ptr(), out.len(), !0, 0) }
 }
 
 /// `x += c` for c in {0, 1}, carried through all of x; returns the carry out.
 pub(crate) fn carry_through(x: &mut [Limb], c: Limb) -> Limb {
-    // SAFETY: y = x with mask 0 adds nothing but the carry.
-    unsafe { chain::<false>(x.as_mut_ptr(), x.as_ptr(), x.as_ptr(), x.len(), 0, c) }
+    // SAFETY: x is valid for its length; `b` is not read.
+    unsafe { chain::<false, NONE>(x.as_mut_ptr(), x.as_ptr(), x.as_ptr(), x.len(), 0, c) }
 }
 
 /// `x -= b` for b in {0, 1}, borrowed through all of x; returns the borrow out.
 pub(crate) fn borrow_through(x: &mut [Limb], b: Limb) -> Limb {
     // SAFETY: as in carry_through.
-    unsafe { chain::<true>(x.as_mut_ptr(), x.as_ptr(), x.as_ptr(), x.len(), 0, b) }
+    unsafe { chain::<true, NONE>(x.as_mut_ptr(), x.as_ptr(), x.as_ptr(), x.len(), 0, b) }
 }
 
 #[cfg(test)]
@@ -192,7 +254,7 @@ mod tests {
     use num_bigint::BigUint;
     use rand_core::{RngCore, SeedableRng};
 
-    /// Every function against num-bigint over lengths around the 4-limb unrolling, with
+    /// Every function (each operand form) against num-bigint over lengths around the 4-limb unrolling, with
     /// all-ones and zero operands (carries and borrows through every limb).
     #[test]
     fn chains_match_num_bigint() {
@@ -223,6 +285,14 @@ mod tests {
                 let mut out = vec![0; n];
                 let b = sub(&mut out, &x, &y);
                 assert_eq!(from_limbs(&out) + &by, &bx + (BigUint::from(b) << (64 * n)));
+                let c = add(&mut out, &x, &y);
+                assert_eq!(from_limbs(&out) + (BigUint::from(c) << (64 * n)), &bx + &by);
+                let mut z = x.clone();
+                let c = add_assign(&mut z, &y);
+                assert_eq!(from_limbs(&z) + (BigUint::from(c) << (64 * n)), &bx + &by);
+                let mut z = x.clone();
+                let b = sub_assign(&mut z, &y);
+                assert_eq!(from_limbs(&z) + &by, &bx + (BigUint::from(b) << (64 * n)));
             }
         }
     }

@@ -42,13 +42,13 @@ pub fn sub_into(out: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
 /// `a += b` over equal lengths (checked); returns the carry (0 or 1). Constant time.
 #[inline]
 pub fn add_assign(a: &mut [Limb], b: &[Limb]) -> Limb {
-    super::carry::add_masked(a, b, !0, 0)
+    super::carry::add_assign(a, b)
 }
 
 /// `a -= b` over equal lengths (checked); returns the borrow (0 or 1). Constant time.
 #[inline]
 pub fn sub_assign(a: &mut [Limb], b: &[Limb]) -> Limb {
-    super::carry::sub_masked(a, b, !0, 0)
+    super::carry::sub_assign(a, b)
 }
 
 /// `a = a - b mod m` for reduced `a, b < m`. Variable time (branches on the borrow).

@@ -47,8 +47,7 @@ use crate::arith::limbs::{add_assign, sub_assign, sub_into, Limb};
 /// B^h = 1) is added back at the bottom, after which the value is in [0, B^h - 1] (both
 /// ends standing for 0 when the sum is a multiple of B^h - 1).
 fn fold_bm1(x: &mut [Limb], a0: &[Limb], a1: &[Limb]) {
-    x.copy_from_slice(a0);
-    let carry = add_assign(x, a1);
+    let carry = carry::add(x, a0, a1);
     // a0 + a1 <= 2B^h - 2: with a carry the low part is <= B^h - 2, so this cannot carry.
     carry_through(x, carry);
 }
