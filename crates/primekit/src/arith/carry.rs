@@ -8,7 +8,7 @@
 //! a carry or borrow in is 0 or 1 and the one returned is 0 or 1; time and memory
 //! accesses depend only on the lengths (masks select, never branches). On x86_64 the
 //! chains are `asm!` with baseline instructions only (`add`, `adc`, `sbb`, `mov`, `lea`,
-//! `dec`, `jrcxz`/`jnz` and SSE2 `movq`/`movdqu`/`pand`/`punpck*`), so they hold on every
+//! `dec`, `jrcxz`/`jnz` and SSE2 `movq`/`movdqu`/`pand`/`pxor`/`punpck*`), so they hold on every
 //! x86_64 CPU whatever the kernel; elsewhere they are Rust loops.
 
 use crate::arith::limbs::Limb;
@@ -20,9 +20,12 @@ const MASKED: u8 = 0;
 const PLAIN: u8 = 1;
 /// Nothing (`b` unused): only the carry or borrow runs through.
 const NONE: u8 = 2;
+/// `b[i] ^ mask` (through SSE2, as `MASKED`): with mask = !0 and a carry in of 1, the
+/// two's complement of b, so one pass adds or subtracts b as a mask says.
+const XORED: u8 = 3;
 
 /// One chain over n limbs: `out[i] = a[i] +/- src(b[i]) +/- carry` with `src` as `S`
-/// says (`MASKED`, `PLAIN`, `NONE`), returning the final carry (add) or borrow (sub).
+/// says (`MASKED`, `PLAIN`, `NONE`, `XORED`), returning the final carry (add) or borrow (sub).
 ///
 /// # Safety
 /// `out`, `a` (and `b` unless `S` is `NONE`) valid for n limbs; `out` may equal
@@ -103,16 +106,18 @@ unsafe fn chain<const SUB: bool, const S: u8>(out: *mut Limb, a: *const Limb, b:
         };
     }
     macro_rules! masked {
-        ($op:literal) => {
+        ($op:literal, $sse:literal) => {
             body!(
                 $op,
-                "movq xmm0, qword ptr [{b}]\npand xmm0, xmm1\nmovq {y}, xmm0\n",
+                concat!("movq xmm0, qword ptr [{b}]\n", $sse, " xmm0, xmm1\nmovq {y}, xmm0\n"),
                 "{y}",
                 concat!(
                     "movdqu xmm0, xmmword ptr [{b}]\n",
                     "movdqu xmm2, xmmword ptr [{b} + 16]\n",
-                    "pand xmm0, xmm1\n",
-                    "pand xmm2, xmm1\n",
+                    $sse,
+                    " xmm0, xmm1\n",
+                    $sse,
+                    " xmm2, xmm1\n",
                     "movq {y0}, xmm0\n",
                     "movq {y2}, xmm2\n",
                     "punpckhqdq xmm0, xmm0\n",
@@ -152,8 +157,10 @@ unsafe fn chain<const SUB: bool, const S: u8>(out: *mut Limb, a: *const Limb, b:
             };
         }
         match (SUB, S) {
-            (false, MASKED) => run!(masked!("adc"), y, y0, y1, y2, y3),
-            (true, MASKED) => run!(masked!("sbb"), y, y0, y1, y2, y3),
+            (false, MASKED) => run!(masked!("adc", "pand"), y, y0, y1, y2, y3),
+            (true, MASKED) => run!(masked!("sbb", "pand"), y, y0, y1, y2, y3),
+            (false, XORED) => run!(masked!("adc", "pxor"), y, y0, y1, y2, y3),
+            (true, XORED) => run!(masked!("sbb", "pxor"), y, y0, y1, y2, y3),
             (false, PLAIN) => run!(plain!("adc")),
             (true, PLAIN) => run!(plain!("sbb")),
             (false, _) => run!(none!("adc")),
@@ -175,6 +182,7 @@ unsafe fn chain<const SUB: bool, const S: u8>(out: *mut Limb, a: *const Limb, b:
             let y = match S {
                 MASKED => *b.add(i) & mask,
                 PLAIN => *b.add(i),
+                XORED => *b.add(i) ^ mask,
                 _ => 0,
             };
             let (r, c1, c2) = if SUB {
@@ -193,31 +201,32 @@ unsafe fn chain<const SUB: bool, const S: u8>(out: *mut Limb, a: *const Limb, b:
     c
 }
 
-/// `x += (y & mask) + cin`; returns the carry.
-pub(crate) fn add_masked(x: &mut [Limb], y: &[Limb], mask: Limb, cin: Limb) -> Limb {
-    assert_eq!(x.len(), y.len());
-    // SAFETY: equal lengths; x is a distinct &mut, written where it is read.
-    unsafe { chain::<false, MASKED>(x.as_mut_ptr(), x.as_ptr(), y.as_ptr(), x.len(), mask, cin) }
-}
-
 /// `x -= (y & mask) + bin`; returns the borrow.
 pub(crate) fn sub_masked(x: &mut [Limb], y: &[Limb], mask: Limb, bin: Limb) -> Limb {
     assert_eq!(x.len(), y.len());
-    // SAFETY: as in add_masked.
+    // SAFETY: equal lengths; x is a distinct &mut, written where it is read.
     unsafe { chain::<true, MASKED>(x.as_mut_ptr(), x.as_ptr(), y.as_ptr(), x.len(), mask, bin) }
+}
+
+/// `x += (y ^ mask) + cin`; returns the carry. With mask = !0 and cin = 1 this adds
+/// `B^len - y`, i.e. subtracts y with the borrow showing as a missing carry.
+pub(crate) fn add_xored(x: &mut [Limb], y: &[Limb], mask: Limb, cin: Limb) -> Limb {
+    assert_eq!(x.len(), y.len());
+    // SAFETY: equal lengths; x is a distinct &mut, written where it is read.
+    unsafe { chain::<false, XORED>(x.as_mut_ptr(), x.as_ptr(), y.as_ptr(), x.len(), mask, cin) }
 }
 
 /// `x += y`; returns the carry.
 pub(crate) fn add_assign(x: &mut [Limb], y: &[Limb]) -> Limb {
     assert_eq!(x.len(), y.len());
-    // SAFETY: as in add_masked.
+    // SAFETY: equal lengths; x is a distinct &mut, written where it is read.
     unsafe { chain::<false, PLAIN>(x.as_mut_ptr(), x.as_ptr(), y.as_ptr(), x.len(), !0, 0) }
 }
 
 /// `x -= y`; returns the borrow.
 pub(crate) fn sub_assign(x: &mut [Limb], y: &[Limb]) -> Limb {
     assert_eq!(x.len(), y.len());
-    // SAFETY: as in add_masked.
+    // SAFETY: equal lengths; x is a distinct &mut, written where it is read.
     unsafe { chain::<true, PLAIN>(x.as_mut_ptr(), x.as_ptr(), y.as_ptr(), x.len(), !0, 0) }
 }
 
@@ -267,10 +276,10 @@ mod tests {
                 for cin in [0, 1] {
                     for mask in [0, !0] {
                         let yy = if mask == 0 { BigUint::from(0u32) } else { by.clone() };
-                        let sum = &bx + &yy + cin;
                         let mut z = x.clone();
-                        let c = add_masked(&mut z, &y, mask, cin);
-                        assert_eq!(from_limbs(&z) + (BigUint::from(c) << (64 * n)), sum, "add n={n}");
+                        let c = add_xored(&mut z, &y, mask, cin);
+                        let yx = if mask == 0 { by.clone() } else { (BigUint::from(1u32) << (64 * n)) - 1u32 - &by };
+                        assert_eq!(from_limbs(&z) + (BigUint::from(c) << (64 * n)), &bx + &yx + cin, "add_xored n={n}");
                         let mut z = x.clone();
                         let b = sub_masked(&mut z, &y, mask, cin);
                         assert_eq!(from_limbs(&z) + &yy + cin, &bx + (BigUint::from(b) << (64 * n)), "sub n={n}");

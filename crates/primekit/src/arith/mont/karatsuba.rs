@@ -14,7 +14,7 @@
 //! differences are applied with masks), as for the schoolbook kernels.
 
 use super::redc_products;
-use crate::arith::carry::{self, borrow_through, carry_through};
+use crate::arith::carry::{self, carry_through};
 #[cfg(target_arch = "x86_64")]
 use crate::arith::cpu::Bmi2Adx;
 use crate::arith::limbs::{add_assign, sub_into, Limb};
@@ -150,18 +150,20 @@ fn add_into(acc: &mut [Limb], x: &[Limb]) -> Limb {
 }
 
 /// `mid = z0 + z2 - d` when mask = !0, `z0 + z2 + d` when mask = 0, over `mid.len()` =
-/// d.len() + 1 limbs (z0 and z2 no longer than d, zero-extended); the true value fits,
-/// so the passes run modulo B^len. Both the addition and the subtraction of d run, one
-/// of them masked to zero.
+/// d.len() + 1 limbs, with z2.len() = d.len() >= z0.len() (z0 zero-extended); the true
+/// value fits, so the passes run modulo B^len. Two passes: z0 + z2, then d added as
+/// `(d ^ mask) + (mask & 1)`, which is `B^len(d) - d` when subtracting: the top limb
+/// takes the carry less that `B^len(d)`.
 fn middle(mid: &mut [Limb], z0: &[Limb], z2: &[Limb], d: &[Limb], mask: Limb) {
-    let k = d.len();
-    mid[..z2.len()].copy_from_slice(z2);
-    mid[z2.len()..].fill(0);
-    add_into(mid, z0);
-    let c = carry::add_masked(&mut mid[..k], d, !mask, 0);
-    carry_through(&mut mid[k..], c);
-    let b = carry::sub_masked(&mut mid[..k], d, mask, 0);
-    borrow_through(&mut mid[k..], b);
+    let (k2, h2) = (d.len(), z0.len());
+    let (lo, hi) = mid.split_at_mut(h2);
+    let c = carry::add(lo, &z2[..h2], z0);
+    // z2's limbs above z0 (two when n is odd, else none), then the top limb.
+    hi[..k2 - h2].copy_from_slice(&z2[h2..]);
+    hi[k2 - h2] = 0;
+    carry_through(hi, c);
+    let c = carry::add_xored(&mut mid[..k2], d, mask, mask & 1);
+    mid[k2] = mid[k2].wrapping_add(c).wrapping_sub(mask & 1);
 }
 
 /// `w[..2n] = a * b` (`square`: b is ignored and a^2 computed), Karatsuba above
