@@ -244,6 +244,13 @@ pub(crate) fn sub(out: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
     unsafe { chain::<true, PLAIN>(out.as_mut_ptr(), a.as_ptr(), b.as_ptr(), out.len(), !0, 0) }
 }
 
+/// `x = y - x`; returns the borrow.
+pub(crate) fn sub_from(x: &mut [Limb], y: &[Limb]) -> Limb {
+    assert_eq!(x.len(), y.len());
+    // SAFETY: equal lengths; the output is the second operand, read before written.
+    unsafe { chain::<true, PLAIN>(x.as_mut_ptr(), y.as_ptr(), x.as_ptr(), x.len(), !0, 0) }
+}
+
 /// `x += c` for c in {0, 1}, carried through all of x; returns the carry out.
 pub(crate) fn carry_through(x: &mut [Limb], c: Limb) -> Limb {
     // SAFETY: x is valid for its length; `b` is not read.
@@ -299,6 +306,9 @@ mod tests {
                 let mut z = x.clone();
                 let c = add_assign(&mut z, &y);
                 assert_eq!(from_limbs(&z) + (BigUint::from(c) << (64 * n)), &bx + &by);
+                let mut z = y.clone();
+                let b = sub_from(&mut z, &x);
+                assert_eq!(from_limbs(&z) + &by, &bx + (BigUint::from(b) << (64 * n)));
                 let mut z = x.clone();
                 let b = sub_assign(&mut z, &y);
                 assert_eq!(from_limbs(&z) + &by, &bx + (BigUint::from(b) << (64 * n)));

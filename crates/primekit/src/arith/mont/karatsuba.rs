@@ -6,14 +6,15 @@
 //! n^1.585. The reduction can then be made of products too (Montgomery 1985):
 //! [`redc_products`] does it with a short product and a product modulo R - 1, about 1.4
 //! full products. Whether the Karatsuba product pays, with which reduction, and from
-//! which size, is measured per kernel: see [`plan`].
+//! which size, is measured per kernel: see [`plan`]. Squares of several hundred limbs
+//! split in three instead ([`toom3`]).
 //!
 //! Contract of [`BigMont::mul`] / [`BigMont::sqr`] (n = limbs of m, R = 2^(64n)): inputs
 //! `< m`; output `a*b*R^{-1} mod m`, fully reduced; `out` distinct from the inputs.
 //! Timing: every branch and memory index depends only on n (the signs of Karatsuba's
 //! differences are applied with masks), as for the schoolbook kernels.
 
-use super::redc_products;
+use super::{redc_products, toom3};
 use crate::arith::carry::{self, carry_through};
 #[cfg(target_arch = "x86_64")]
 use crate::arith::cpu::Bmi2Adx;
@@ -47,6 +48,20 @@ impl Base {
             (Base::Adx(_), false) => 48,
             #[cfg(target_arch = "x86_64")]
             (Base::Adx(_), true) => 96,
+        }
+    }
+
+    /// Operand size from which a square is split in three ([`toom3`]) rather than two.
+    /// Measured (Intel Xeon Emerald Rapids, `reduction_crossover` extended to 1,024
+    /// limbs): on both kernels Toom-3 squares 5-12% faster from 384 limbs (24,576 bits)
+    /// and no faster at 128-256, where its five squares of n/3 + 1 limbs fall to the
+    /// base kernel or one Karatsuba level while Karatsuba's nine quarter-size ones
+    /// already run in the base kernel's best range.
+    fn threshold_toom3(self) -> usize {
+        match self {
+            Base::Portable => 384,
+            #[cfg(target_arch = "x86_64")]
+            Base::Adx(_) => 384,
         }
     }
 
@@ -121,12 +136,21 @@ pub(crate) const fn scratch_len(n: usize) -> usize {
     }
     let k = n - n / 2;
     // |a0 - a1|, |b0 - b1| (k each), their product (2k), z0 + z2 - ... (2k + 1).
-    6 * k + 1 + scratch_len(k)
+    let two_way = 6 * k + 1 + scratch_len(k);
+    if n < toom3::MIN_LIMBS {
+        return two_way;
+    }
+    let three_way = toom3::own_scratch(n) + scratch_len(n.div_ceil(3) + 1);
+    if three_way > two_way {
+        three_way
+    } else {
+        two_way
+    }
 }
 
 /// `out = |x - y|` for `x.len() <= y.len() = out.len() <= x.len() + 1` (x zero-extended);
 /// returns !0 if x < y, else 0. Constant time: the negation is a masked two's complement.
-fn abs_diff(out: &mut [Limb], x: &[Limb], y: &[Limb]) -> Limb {
+pub(crate) fn abs_diff(out: &mut [Limb], x: &[Limb], y: &[Limb]) -> Limb {
     let h = x.len();
     let (lo, hi) = out.split_at_mut(h);
     let borrow = sub_into(lo, x, &y[..h]);
@@ -172,6 +196,9 @@ pub(crate) fn product(base: Base, w: &mut [Limb], a: &[Limb], b: &[Limb], square
     let n = a.len();
     if n < base.threshold(square) {
         return if square { base.sqr(w, a) } else { base.mul(w, a, b) };
+    }
+    if square && n >= base.threshold_toom3() {
+        return toom3::sqr(base, w, a, s);
     }
     let (h, k) = (n / 2, n - n / 2);
     let (a0, a1) = a.split_at(h);
@@ -309,6 +336,7 @@ pub(crate) mod tests {
                 assert!(base.threshold(square) >= BASE_LIMBS, "{base:?}");
             }
             assert!(base.threshold_low() >= BASE_LIMBS, "{base:?}");
+            assert!(base.threshold_toom3() >= toom3::MIN_LIMBS, "{base:?}");
             assert!(base.threshold_bm1() >= 2 * BASE_LIMBS, "{base:?}");
         }
     }
@@ -328,12 +356,12 @@ pub(crate) mod tests {
         to_limbs(x, n).unwrap()
     }
 
-    /// Products across the base threshold and odd splits, against num-bigint.
+    /// Products across the base and Toom-3 thresholds and odd splits, against num-bigint.
     #[test]
     fn products_match_num_bigint() {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(7);
         use rand_core::{RngCore, SeedableRng};
-        for n in [1, 2, BASE_LIMBS - 1, BASE_LIMBS, BASE_LIMBS + 1, 47, 48, 63, 64, 97, 128, 130, 256] {
+        for n in [1, 2, BASE_LIMBS - 1, BASE_LIMBS, BASE_LIMBS + 1, 47, 48, 63, 64, 97, 128, 130, 256, 384, 385, 386] {
             for &edge in &[false, true] {
                 let gen =
                     |rng: &mut rand_chacha::ChaCha20Rng| -> Vec<Limb> { (0..n).map(|_| if edge { !0 } else { rng.next_u64() }).collect() };
@@ -403,7 +431,7 @@ pub(crate) mod tests {
     fn contexts_above_the_thresholds_match_num_bigint() {
         use crate::arith::modexp::modpow_in;
         use crate::arith::{Kernel, MontContext};
-        for bits in [6144u64, 6200, 8192, 8200, 12288, 12300, 16384] {
+        for bits in [6144u64, 6200, 8192, 8200, 12288, 12300, 16384, 24576, 24640] {
             let m = (BigUint::one() << bits) - 159u32; // odd
             let base = (BigUint::one() << (bits - 3)) + 12345u32;
             let exp = BigUint::from(0xdead_beef_u64) << 64u32 | BigUint::from(77u32);

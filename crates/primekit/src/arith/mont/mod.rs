@@ -10,6 +10,7 @@ pub(crate) mod ifma;
 mod karatsuba;
 pub(crate) mod portable;
 mod redc_products;
+mod toom3;
 pub mod word;
 
 use super::cpu::{Kernel, Tokens};

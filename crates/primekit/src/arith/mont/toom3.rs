@@ -1,0 +1,198 @@
+//! Toom-Cook 3-way squaring (Toom 1963, Cook 1966): five squares of a third of the size
+//! instead of Karatsuba's three of half the size (n^1.465 instead of n^1.585).
+//!
+//! Split a = a0 + a1 x + a2 x^2 at x = B^k (k = ceil(n/3) limbs; a2 has r = n - 2k).
+//! Then a^2 = c0 + c1 x + c2 x^2 + c3 x^3 + c4 x^4 follows from the squares of a at
+//! x = 0, 1, -1, 2 and infinity:
+//!
+//!   W0 = a0^2 = c0,   W1 = (a0 + a1 + a2)^2,   Wm1 = (a0 - a1 + a2)^2,
+//!   W2 = (a0 + 2 a1 + 4 a2)^2,   W4 = a2^2 = c4,
+//!
+//! by the interpolation sequence Bodrato & Zanoni (2007) give for these five points:
+//!
+//!   t  = (W2 - Wm1) / 3     = c1 + c2 + 3 c3 + 5 c4
+//!   r1 = (W1 - Wm1) / 2     = c1 + c3
+//!   r2 = W1 - W0            = c1 + c2 + c3 + c4
+//!   c3 = (t - r2) / 2 - 2 c4
+//!   c2 = r2 - r1 - c4
+//!   c1 = r1 - c3
+//!
+//! For a square every c_i is a sum of products of non-negative pieces, so every value
+//! above is non-negative: no signs to track (only |a0 - a1 + a2|, which is squared).
+//! The divisions are exact: by 2 a shift, by 3 a Hensel (low-to-high) pass.
+//!
+//! Timing: every branch, loop bound and memory index depends only on n, as in
+//! [`super::karatsuba`]; the one sign is applied with masks.
+
+use super::karatsuba::{abs_diff, product, Base};
+use crate::arith::carry::{self, borrow_through, carry_through};
+use crate::arith::limbs::{add_assign, sub_assign, Limb};
+
+/// Below this size no base kernel uses Toom-3 (the smallest `Base::threshold_toom3`);
+/// the scratch bound of [`super::karatsuba::scratch_len`] relies on it.
+pub(crate) const MIN_LIMBS: usize = 384;
+
+/// Piece size k and top piece size r of an n-limb operand.
+const fn split(n: usize) -> (usize, usize) {
+    let k = n.div_ceil(3);
+    (k, n - 2 * k)
+}
+
+/// Scratch limbs [`sqr`] needs itself for n limbs, besides the recursion's
+/// `scratch_len(k + 1)`: four evaluations of k + 1 limbs and three squares of 2k + 2.
+pub(crate) const fn own_scratch(n: usize) -> usize {
+    let (k, _) = split(n);
+    4 * (k + 1) + 3 * (2 * k + 2)
+}
+
+/// `x /= 3` for x divisible by 3, low limb first: q_i = (x_i - c) * 3^{-1} mod 2^64, and
+/// the borrow into the next limb is the high word of 3 q_i plus the borrow of x_i - c.
+fn divexact_by3(x: &mut [Limb]) {
+    const INV3: Limb = 0xaaaa_aaaa_aaaa_aaab; // 3 * INV3 = 1 (mod 2^64)
+    let mut c: Limb = 0;
+    for xi in x.iter_mut() {
+        let (s, b) = xi.overflowing_sub(c);
+        let q = s.wrapping_mul(INV3);
+        *xi = q;
+        // floor(3q / 2^64) without a branch: 0, 1 or 2.
+        c = b as Limb + (q > Limb::MAX / 3) as Limb + (q > Limb::MAX / 3 * 2) as Limb;
+    }
+}
+
+/// `x >>= 1` (x even, the bit shifted out is 0).
+fn halve(x: &mut [Limb]) {
+    let n = x.len();
+    for i in 0..n - 1 {
+        x[i] = (x[i] >> 1) | (x[i + 1] << 63);
+    }
+    x[n - 1] >>= 1;
+}
+
+/// `x <<= 1`; the top bit of x must be 0.
+fn double(x: &mut [Limb]) {
+    for i in (1..x.len()).rev() {
+        x[i] = (x[i] << 1) | (x[i - 1] >> 63);
+    }
+    x[0] <<= 1;
+}
+
+/// `x -= y` with y zero-extended to x's length; the true difference is non-negative.
+fn sub_short(x: &mut [Limb], y: &[Limb]) {
+    let (lo, hi) = x.split_at_mut(y.len());
+    let b = sub_assign(lo, y);
+    borrow_through(hi, b);
+}
+
+/// `x += y` with y zero-extended to x's length; the true sum fits.
+fn add_short(x: &mut [Limb], y: &[Limb]) {
+    let (lo, hi) = x.split_at_mut(y.len());
+    let c = add_assign(lo, y);
+    carry_through(hi, c);
+}
+
+/// `w[..2n] = a^2` (n = a.len() >= 24: the pieces need r >= 1 and k + 2 <= 2r, so that
+/// c3 fits above 3k), the five squares through
+/// [`product`] (so recursively Toom-3, Karatsuba or the base kernel). `s` holds at
+/// least `own_scratch(n) + scratch_len(k + 1)` limbs.
+pub(crate) fn sqr(base: Base, w: &mut [Limb], a: &[Limb], s: &mut [Limb]) {
+    let n = a.len();
+    let (k, r) = split(n);
+    let l = 2 * k + 2;
+    assert!(n >= 24 && r >= 1 && l <= 2 * n - 3 * k, "n >= 24 keeps c3 inside w");
+    let (a0, a1, a2) = (&a[..k], &a[k..2 * k], &a[2 * k..]);
+    let (p, s) = s.split_at_mut(k + 1);
+    let (v1, s) = s.split_at_mut(k + 1);
+    let (vm1, s) = s.split_at_mut(k + 1);
+    let (v2, s) = s.split_at_mut(k + 1);
+    let (sq1, s) = s.split_at_mut(l);
+    let (sqm1, s) = s.split_at_mut(l);
+    let (sq2, s) = s.split_at_mut(l);
+
+    // Evaluations (k + 1 limbs each): p = a0 + a2, v1 = p + a1 (< 3B^k),
+    // vm1 = |p - a1|, v2 = 2(v1 + a2) - a0 (< 7B^k).
+    p[..k].copy_from_slice(a0);
+    p[k] = 0;
+    add_short(p, a2);
+    v1[..k].copy_from_slice(a1);
+    v1[k] = 0;
+    add_assign(v1, p);
+    abs_diff(vm1, a1, p);
+    v2.copy_from_slice(v1);
+    add_short(v2, a2);
+    double(v2);
+    sub_short(v2, a0);
+
+    // The five squares; c0 and c4 straight into place (w[2k..4k] is free until the end).
+    let (c0, rest) = w[..2 * n].split_at_mut(2 * k);
+    let c4 = &mut rest[2 * k..];
+    product(base, c0, a0, a0, true, s);
+    product(base, c4, a2, a2, true, s);
+    product(base, sq1, v1, v1, true, s);
+    product(base, sqm1, vm1, vm1, true, s);
+    product(base, sq2, v2, v2, true, s);
+
+    // Interpolation, in place: sq2 becomes c3, sq1 c2, sqm1 c1.
+    sub_assign(sq2, sqm1); // W2 - Wm1
+    divexact_by3(sq2); // t
+    carry::sub_from(sqm1, sq1); // W1 - Wm1
+    halve(sqm1); // r1
+    sub_short(sq1, &w[..2 * k]); // r2 = W1 - W0
+    sub_assign(sq2, sq1); // t - r2
+    halve(sq2);
+    let c4 = &w[4 * k..2 * n];
+    sub_short(sq2, c4);
+    sub_short(sq2, c4); // c3
+    sub_assign(sq1, sqm1);
+    sub_short(sq1, c4); // c2
+    sub_assign(sqm1, sq2); // c1
+
+    // w = c0 + c1 B^k + c2 B^2k + c3 B^3k + c4 B^4k: c2's low 2k limbs fill the gap,
+    // its top two limbs and c1, c3 are added (each sum's carry runs to the top).
+    w[2 * k..4 * k].copy_from_slice(&sq1[..2 * k]);
+    add_short(&mut w[4 * k..2 * n], &sq1[2 * k..]);
+    add_short(&mut w[k..2 * n], sqm1);
+    add_short(&mut w[3 * k..2 * n], sq2);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::karatsuba::scratch_len;
+    use super::*;
+    use crate::arith::limbs::from_limbs;
+    use rand_core::{RngCore, SeedableRng};
+
+    #[test]
+    fn divexact_by3_matches_num_bigint() {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(21);
+        for n in 1..6usize {
+            for kind in 0..3 {
+                let x: Vec<Limb> = (0..n).map(|_| [rng.next_u64(), !0, 0][kind]).collect();
+                // 3 * (x / 3), reduced below B^n: a multiple of 3 that fits.
+                let v = from_limbs(&x) / 3u32 * 3u32;
+                let mut y = crate::arith::limbs::to_limbs(&v, n).unwrap();
+                divexact_by3(&mut y);
+                assert_eq!(from_limbs(&y), v / 3u32, "n={n} kind={kind}");
+            }
+        }
+    }
+
+    /// Squares at and around the sizes where the split is uneven (r = k, k - 1, k - 2),
+    /// with random, all-ones and half-ones operands, against num-bigint.
+    #[test]
+    fn squares_match_num_bigint() {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(22);
+        for n in [24, 25, 26, 96, 97, 98, 128, 190, 191, 192, 300, MIN_LIMBS, MIN_LIMBS + 1, MIN_LIMBS + 2] {
+            for kind in 0..3 {
+                let a: Vec<Limb> = (0..n).map(|i| [rng.next_u64(), !0, if i < n / 2 { !0 } else { 0 }][kind]).collect();
+                let want = from_limbs(&a) * from_limbs(&a);
+                for base in super::super::karatsuba::tests::tests_bases() {
+                    let (k, _) = split(n);
+                    let mut s = vec![0; own_scratch(n) + scratch_len(k + 1)];
+                    let mut w = vec![0; 2 * n];
+                    sqr(base, &mut w, &a, &mut s);
+                    assert_eq!(from_limbs(&w), want, "n={n} kind={kind} {base:?}");
+                }
+            }
+        }
+    }
+}
