@@ -269,6 +269,8 @@ pub(crate) struct BigMont {
     m: Vec<Limb>,
     /// -m^{-1} mod R, for [`Reduction::Products`].
     m_prime: Vec<Limb>,
+    /// m's residues for the product modulo R - 1, for [`Reduction::Products`].
+    m_res: Vec<Limb>,
     m0inv: Limb,
 }
 
@@ -281,7 +283,8 @@ impl BigMont {
         let m_prime = crate::arith::limbs::to_limbs(&(&r - inv), n).expect("below R");
         // The high half of q*m is read modulo R - 1, which is ambiguous for m = R - 1.
         let reduction = if m.iter().all(|&l| l == !0) { Reduction::Schoolbook } else { reduction };
-        BigMont { base, reduction, m: m.to_vec(), m_prime, m0inv }
+        let m_res = redc_products::bm1_residues(base, m);
+        BigMont { base, reduction, m: m.to_vec(), m_prime, m_res, m0inv }
     }
 
     /// Scratch limbs [`Self::mul`] and [`Self::sqr`] need.
@@ -313,7 +316,7 @@ impl BigMont {
         prod[2 * n] = 0;
         let w = &mut prod[..2 * n];
         match (self.reduction, self.base) {
-            (Reduction::Products, base) => redc_products::redc(base, out, w, &self.m, &self.m_prime, s),
+            (Reduction::Products, base) => redc_products::redc(base, out, w, &self.m, &self.m_prime, &self.m_res, s),
             (Reduction::Schoolbook, Base::Portable) => super::portable::redc(out, w, &self.m, self.m0inv),
             #[cfg(target_arch = "x86_64")]
             (Reduction::Schoolbook, Base::Adx(cpu)) => super::adx::redc(cpu, out, w, &self.m, self.m0inv),

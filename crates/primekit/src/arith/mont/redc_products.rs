@@ -70,12 +70,16 @@ fn mul_mod_bp1(base: Base, y: &mut [Limb], a: &[Limb], b: &[Limb], s: &mut [Limb
     let h = y.len() - 1;
     let (p, s) = s.split_at_mut(2 * h);
     product(base, p, &a[..h], &b[..h], false, s);
-    let (plo, phi) = p.split_at(h);
+    let (plo, phi) = p.split_at_mut(h);
     let lo = &mut y[..h];
     let b1 = sub_into(lo, plo, phi);
-    let b2 = carry::sub_masked(lo, &b[..h], a[h].wrapping_neg(), 0);
-    let b3 = carry::sub_masked(lo, &a[..h], b[h].wrapping_neg(), 0);
-    y[h] = carry_through(lo, b1 | b2 | b3 | (a[h] & b[h]));
+    // alpha*C + beta*A in one pass (at most one term is non-zero), selected by masks.
+    let (ma, mb) = (a[h].wrapping_neg(), b[h].wrapping_neg());
+    for ((t, &ai), &bi) in plo.iter_mut().zip(&a[..h]).zip(&b[..h]) {
+        *t = (bi & ma) | (ai & mb);
+    }
+    let b2 = sub_assign(lo, plo);
+    y[h] = carry_through(lo, b1 | b2 | (a[h] & b[h]));
 }
 
 /// Scratch limbs of [`mul_mod_bm1`] for n-limb operands, for any split threshold of at
@@ -87,7 +91,7 @@ pub(crate) const fn bm1_scratch(n: usize) -> usize {
     }
     let h = n / 2;
     let inner = if bm1_scratch(h) > 2 * h + product_scratch(h) { bm1_scratch(h) } else { 2 * h + product_scratch(h) };
-    let split = 6 * h + 3 + inner;
+    let split = 4 * h + 2 + inner;
     if split > whole {
         split
     } else {
@@ -95,54 +99,80 @@ pub(crate) const fn bm1_scratch(n: usize) -> usize {
     }
 }
 
+/// Whether [`mul_mod_bm1`] splits at n limbs.
+fn splits_bm1(base: Base, n: usize) -> bool {
+    n.is_multiple_of(2) && n >= base.threshold_bm1()
+}
+
+/// The residues of `b` that [`mul_mod_bm1`] splits on, computed once for an operand used
+/// many times (the modulus, in [`redc`]): for each level of the split with h = n/2,
+/// `b mod (B^h - 1)` (h limbs, [`fold_bm1`]) then `b mod (B^h + 1)` (h + 1 limbs,
+/// [`diff_bp1`]), the next level splitting the former. Empty when n does not split.
+pub(crate) fn bm1_residues(base: Base, b: &[Limb]) -> Vec<Limb> {
+    let mut out = Vec::new();
+    let mut cur = b.to_vec();
+    while splits_bm1(base, cur.len()) {
+        let h = cur.len() / 2;
+        let mut fold = vec![0; h];
+        let mut diff = vec![0; h + 1];
+        fold_bm1(&mut fold, &cur[..h], &cur[h..]);
+        diff_bp1(&mut diff, &cur[..h], &cur[h..]);
+        out.extend_from_slice(&fold);
+        out.extend_from_slice(&diff);
+        cur = fold;
+    }
+    out
+}
+
 /// `w = a*b mod (B^n - 1)` (n = w.len() = a.len() = b.len()), value in [0, B^n - 1]
-/// (B^n - 1 also standing for 0). Splits while n is even and at least
-/// [`Base::threshold_bm1`]: the residue modulo `B^h - 1` recursively, the one modulo
-/// `B^h + 1` by [`mul_mod_bp1`], joined as `w = x + (B^h - 1) * ((x - y) / 2 mod (B^h + 1))`
-/// (a solution in [0, B^n - 1] of `w = x mod (B^h - 1)`, `w = y mod (B^h + 1)`, as
-/// `B^h - 1 = -2 mod (B^h + 1)`; unique but for 0, which may come out as B^n - 1).
-/// Otherwise one full product, folded.
+/// (B^n - 1 also standing for 0), with `b_res = bm1_residues(base, b)`. Splits while n
+/// is even and at least [`Base::threshold_bm1`]: the residue modulo `B^h - 1`
+/// recursively, the one modulo `B^h + 1` by [`mul_mod_bp1`], joined as
+/// `w = x + (B^h - 1) * ((x - y) / 2 mod (B^h + 1))` (a solution in [0, B^n - 1] of
+/// `w = x mod (B^h - 1)`, `w = y mod (B^h + 1)`, as `B^h - 1 = -2 mod (B^h + 1)`; unique
+/// but for 0, which may come out as B^n - 1). Otherwise one full product, folded.
 /// Scratch: [`bm1_scratch`]`(n)`.
-pub(crate) fn mul_mod_bm1(base: Base, w: &mut [Limb], a: &[Limb], b: &[Limb], s: &mut [Limb]) {
+pub(crate) fn mul_mod_bm1(base: Base, w: &mut [Limb], a: &[Limb], b: &[Limb], b_res: &[Limb], s: &mut [Limb]) {
     let n = w.len();
-    if !n.is_multiple_of(2) || n < base.threshold_bm1() {
+    if !splits_bm1(base, n) {
         let (p, s) = s.split_at_mut(2 * n);
         product(base, p, a, b, false, s);
         fold_bm1(w, &p[..n], &p[n..]);
         return;
     }
     let h = n / 2;
+    let (xb, rest) = b_res.split_at(h);
+    let (yb, b_res) = rest.split_at(h + 1);
     let (xa, s) = s.split_at_mut(h);
-    let (xb, s) = s.split_at_mut(h);
     let (x, s) = s.split_at_mut(h);
     let (ya, s) = s.split_at_mut(h + 1);
-    let (yb, s) = s.split_at_mut(h + 1);
     let (y, s) = s.split_at_mut(h + 1);
     fold_bm1(xa, &a[..h], &a[h..]);
-    fold_bm1(xb, &b[..h], &b[h..]);
-    mul_mod_bm1(base, x, xa, xb, s);
+    mul_mod_bm1(base, x, xa, xb, b_res, s);
     diff_bp1(ya, &a[..h], &a[h..]);
-    diff_bp1(yb, &b[..h], &b[h..]);
     mul_mod_bp1(base, y, ya, yb, s);
     // z = (x - y) mod (B^h + 1), in ya: x - y_lo borrows b, and y_top = 1 forces y_lo = 0
-    // (no borrow) and means -B^h = +1, so the residue is lo + (b or y_top).
+    // (no borrow) and means -B^h = +1, so the normalized residue is z_lo + e with
+    // e = b or y_top. Then z / 2 mod (B^h + 1): add the odd modulus B^h + 1 when that
+    // residue is odd (its parity is z_0 xor e), which fits the top limb, and halve.
     let z = ya;
     let borrow = sub_into(&mut z[..h], x, &y[..h]);
-    z[h] = carry_through(&mut z[..h], borrow | y[h]);
-    // z / 2 mod (B^h + 1): add the odd modulus B^h + 1 when z is odd (z + B^h + 1 <=
-    // 2B^h + 1 fits the top limb), then halve.
-    let odd = z[0] & 1;
-    carry_through(z, odd);
-    z[h] += odd;
+    let e = borrow | y[h];
+    let odd = (z[0] ^ e) & 1;
+    let (z0, c) = z[0].overflowing_add(e + odd);
+    z[0] = z0;
+    z[h] = carry_through(&mut z[1..h], c as Limb) + odd;
     for i in 0..h {
         z[i] = (z[i] >> 1) | (z[i + 1] << 63);
     }
     z[h] >>= 1;
-    // w = x + z*B^h - z, exact in [0, B^n - 1], so computed modulo B^n.
-    w[..h].copy_from_slice(x);
-    w[h..].copy_from_slice(&z[..h]);
-    let borrow = sub_assign(&mut w[..=h], z);
-    borrow_through(&mut w[h + 1..], borrow);
+    // w = x + z*B^h - z, exact in [0, B^n - 1], so computed modulo B^n: the low half is
+    // x - z_lo (borrow b'), the high half z_lo - z_top - b' (z_top = 1 forces z_lo = 0
+    // and so b' = 0: at most one of them is 1).
+    let (wlo, whi) = w.split_at_mut(h);
+    let borrow = sub_into(wlo, x, &z[..h]);
+    whi.copy_from_slice(&z[..h]);
+    borrow_through(whi, borrow | z[h]);
 }
 
 /// Scratch limbs of [`mul_low`] for n-limb operands, for any split threshold of at least
@@ -182,15 +212,16 @@ pub(crate) const fn redc_scratch(n: usize) -> usize {
 }
 
 /// `out = t * R^{-1} mod m`, fully reduced, for `t < m*R` (t.len() = 2n), `m` odd and
-/// not all ones, `m_prime = -m^{-1} mod R`. Scratch: [`redc_scratch`]`(n)`.
-pub(crate) fn redc(base: Base, out: &mut [Limb], t: &[Limb], m: &[Limb], m_prime: &[Limb], s: &mut [Limb]) {
+/// not all ones, `m_prime = -m^{-1} mod R`, `m_res = bm1_residues(base, m)`. Scratch:
+/// [`redc_scratch`]`(n)`.
+pub(crate) fn redc(base: Base, out: &mut [Limb], t: &[Limb], m: &[Limb], m_prime: &[Limb], m_res: &[Limb], s: &mut [Limb]) {
     let n = m.len();
     debug_assert!(m.iter().any(|&l| l != !0), "m = R - 1 is excluded (see the module doc)");
     let (t_lo, t_hi) = t.split_at(n);
     let (q, s) = s.split_at_mut(n);
     let (x, s) = s.split_at_mut(n);
     mul_low(base, q, t_lo, m_prime, s);
-    mul_mod_bm1(base, x, q, m, s);
+    mul_mod_bm1(base, x, q, m, m_res, s);
     // x = P_hi + c (mod R - 1), brought to [0, R - 1] by the end-around carry.
     let c = add_assign(x, t_lo);
     carry_through(x, c);
@@ -247,7 +278,7 @@ mod tests {
                         let mut s = vec![0; low_scratch(n).max(bm1_scratch(n))];
                         mul_low(base, &mut w, &a, &b, &mut s);
                         assert_eq!(from_limbs(&w), &want % &r, "mul_low n={n} kinds={kind},{kind_b} {base:?}");
-                        mul_mod_bm1(base, &mut w, &a, &b, &mut s);
+                        mul_mod_bm1(base, &mut w, &a, &b, &bm1_residues(base, &b), &mut s);
                         assert_eq!(from_limbs(&w) % &rm1, &want % &rm1, "bm1 n={n} kinds={kind},{kind_b} {base:?}");
                     }
                 }
@@ -328,7 +359,7 @@ mod tests {
                     for base in bases() {
                         let mut out = vec![0; n];
                         let mut s = vec![0; redc_scratch(n)];
-                        redc(base, &mut out, &tl, &ml, &m_prime, &mut s);
+                        redc(base, &mut out, &tl, &ml, &m_prime, &bm1_residues(base, &ml), &mut s);
                         assert_eq!(from_limbs(&out), &t * &r_inv % &m, "n={n} {base:?}");
                     }
                 }
@@ -381,8 +412,9 @@ mod timing {
                 let mut out = vec![0; n];
                 let full = time(reps, || product(base, &mut w, &a, &ml, false, &mut s));
                 let low = time(reps, || mul_low(base, &mut w[..n], &a, &ml, &mut s));
-                let bm1 = time(reps, || mul_mod_bm1(base, &mut w[..n], &a, &ml, &mut s));
-                let by_products = time(reps, || redc(base, &mut out, &t, &ml, &m_prime, &mut s));
+                let m_res = bm1_residues(base, &ml);
+                let bm1 = time(reps, || mul_mod_bm1(base, &mut w[..n], &a, &ml, &m_res, &mut s));
+                let by_products = time(reps, || redc(base, &mut out, &t, &ml, &m_prime, &m_res, &mut s));
                 let m0 = neg_inv_mod_word(ml[0]);
                 let mut tt = t.clone();
                 let school = time(reps, || {
