@@ -13,12 +13,16 @@ use super::ArithError;
 use num_bigint::BigUint;
 
 /// Sliding-window sizes by exponent length: (largest length in bits, window), the window
-/// with the fewest products for lengths up to that bound.
-const VARTIME_WINDOWS: [(usize, usize); 5] = [(23, 1), (79, 3), (239, 4), (671, 5), (usize::MAX, 6)];
+/// with the fewest products for lengths up to that bound. A window of w bits costs
+/// 2^(w-1) products for the table and about bits / (w + 1) in the scan, so w + 1 wins
+/// over w from `2^(w-1) (w + 1) (w + 2)` bits: 672, 1,792, 4,608, 11,520 for w = 5..8.
+/// The largest window, 9 bits, keeps the table at 256 entries (2 MiB at the largest
+/// modulus).
+const VARTIME_WINDOWS: [(usize, usize); 8] = [(23, 1), (79, 3), (239, 4), (671, 5), (1791, 6), (4607, 7), (11519, 8), (usize::MAX, 9)];
 
 /// Sliding-window size for an exponent of `bits` bits.
 fn window_vartime(bits: usize) -> usize {
-    VARTIME_WINDOWS.iter().find(|&&(max, _)| bits <= max).map_or(6, |&(_, w)| w)
+    VARTIME_WINDOWS.iter().find(|&&(max, _)| bits <= max).map_or(9, |&(_, w)| w)
 }
 
 /// The products an exponentiation needs, on elements of `width()` words in some
@@ -239,4 +243,44 @@ pub fn modpow_in(ctx: &MontContext, base: &BigUint, exp: &BigUint, ct: bool) -> 
     let e = exp.to_u64_digits();
     let r = if ct { pow_ct(ctx, &b, &e, exp.bits() as usize) } else { pow_vartime(ctx, &b, &e) };
     super::limbs::from_limbs(&ctx.from_mont(&r, &mut t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::RandBigInt;
+    use rand::SeedableRng;
+
+    /// Products a sliding window of w bits needs for an exponent of `bits` bits (the
+    /// model behind [`VARTIME_WINDOWS`]).
+    fn cost(bits: usize, w: usize) -> f64 {
+        (1usize << (w - 1)) as f64 + bits as f64 / (w + 1) as f64
+    }
+
+    /// From 80 bits on, each length gets the window of least modelled cost (up to 9).
+    #[test]
+    fn windows_minimise_the_modelled_cost() {
+        for bits in 80..40_000 {
+            let w = window_vartime(bits);
+            let best = (3..=9).min_by(|&x, &y| cost(bits, x).total_cmp(&cost(bits, y))).unwrap();
+            assert!(cost(bits, w) <= cost(bits, best) + 1e-9, "bits {bits}: window {w}, best {best}");
+        }
+    }
+
+    /// Exponents long enough for the 6- to 9-bit windows, on every kernel, against
+    /// num-bigint.
+    #[test]
+    fn long_exponents_match_num_bigint() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(31);
+        let m = rng.gen_biguint(1024) | BigUint::from(1u32);
+        let a = rng.gen_biguint_below(&m);
+        for e_bits in [1000u64, 3000, 8000, 20_000] {
+            let e = rng.gen_biguint(e_bits);
+            let want = a.modpow(&e, &m);
+            for kernel in crate::arith::Kernel::available() {
+                let ctx = MontContext::with_kernel(&m, kernel).unwrap();
+                assert_eq!(modpow_in(&ctx, &a, &e, false), want, "{kernel:?} e_bits {e_bits}");
+            }
+        }
+    }
 }
