@@ -74,6 +74,17 @@ pub fn select_into(out: &mut [Limb], a: &[Limb], b: &[Limb], mask: Limb) {
     }
 }
 
+/// `x >>= 1` over all of x (the bit shifted out is dropped). Constant time.
+pub(crate) fn halve(x: &mut [Limb]) {
+    let n = x.len();
+    for i in 1..n {
+        x[i - 1] = (x[i - 1] >> 1) | (x[i] << 63);
+    }
+    if let Some(top) = x.last_mut() {
+        *top >>= 1;
+    }
+}
+
 /// `!0` if `a == b` else 0. Constant time.
 #[inline]
 pub fn eq_mask(a: &[Limb], b: &[Limb]) -> Limb {
@@ -143,6 +154,15 @@ pub const fn neg_inv_mod_2_52(n: Limb) -> Limb {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn halve_matches_num_bigint() {
+        for x in [vec![], vec![1u64], vec![0, 1], vec![!0, !0, 3], vec![0x8000_0000_0000_0001, 0, 1 << 63]] {
+            let mut y = x.clone();
+            halve(&mut y);
+            assert_eq!(from_limbs(&y), from_limbs(&x) >> 1u32);
+        }
+    }
 
     #[test]
     fn neg_inv_is_inverse() {

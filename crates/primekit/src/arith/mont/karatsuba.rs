@@ -167,7 +167,7 @@ pub(crate) fn abs_diff(out: &mut [Limb], x: &[Limb], y: &[Limb]) -> Limb {
 }
 
 /// `acc += x` (`x.len() <= acc.len()`), carrying through all of `acc`; returns the carry.
-fn add_into(acc: &mut [Limb], x: &[Limb]) -> Limb {
+pub(crate) fn add_into(acc: &mut [Limb], x: &[Limb]) -> Limb {
     let (lo, hi) = acc.split_at_mut(x.len());
     let c = add_assign(lo, x);
     carry_through(hi, c)

@@ -37,7 +37,7 @@
 
 use super::karatsuba::{product, scratch_len as product_scratch, Base, BASE_LIMBS};
 use crate::arith::carry::{self, borrow_through, carry_through};
-use crate::arith::limbs::{add_assign, sub_assign, sub_into, Limb};
+use crate::arith::limbs::{add_assign, halve, sub_assign, sub_into, Limb};
 
 // Residues modulo B^h + 1 are kept as h + 1 limbs with value in [0, B^h]: the top limb
 // is 0 or 1, and 1 only when the low limbs are 0 ("normalized"). Each step below ends in
@@ -162,10 +162,7 @@ pub(crate) fn mul_mod_bm1(base: Base, w: &mut [Limb], a: &[Limb], b: &[Limb], b_
     let (z0, c) = z[0].overflowing_add(e + odd);
     z[0] = z0;
     z[h] = carry_through(&mut z[1..h], c as Limb) + odd;
-    for i in 0..h {
-        z[i] = (z[i] >> 1) | (z[i + 1] << 63);
-    }
-    z[h] >>= 1;
+    halve(z);
     // w = x + z*B^h - z, exact in [0, B^n - 1], so computed modulo B^n: the low half is
     // x - z_lo (borrow b'), the high half z_lo - z_top - b' (z_top = 1 forces z_lo = 0
     // and so b' = 0: at most one of them is 1).

@@ -24,9 +24,9 @@
 //! Timing: every branch, loop bound and memory index depends only on n, as in
 //! [`super::karatsuba`]; the one sign is applied with masks.
 
-use super::karatsuba::{abs_diff, product, Base};
-use crate::arith::carry::{self, borrow_through, carry_through};
-use crate::arith::limbs::{add_assign, sub_assign, Limb};
+use super::karatsuba::{abs_diff, add_into, product, Base};
+use crate::arith::carry::{self, borrow_through};
+use crate::arith::limbs::{add_assign, halve, sub_assign, Limb};
 
 /// Below this size no base kernel uses Toom-3 (the smallest `Base::threshold_toom3`);
 /// the scratch bound of [`super::karatsuba::scratch_len`] relies on it.
@@ -59,15 +59,6 @@ fn divexact_by3(x: &mut [Limb]) {
     }
 }
 
-/// `x >>= 1` (x even, the bit shifted out is 0).
-fn halve(x: &mut [Limb]) {
-    let n = x.len();
-    for i in 0..n - 1 {
-        x[i] = (x[i] >> 1) | (x[i + 1] << 63);
-    }
-    x[n - 1] >>= 1;
-}
-
 /// `x <<= 1`; the top bit of x must be 0.
 fn double(x: &mut [Limb]) {
     for i in (1..x.len()).rev() {
@@ -81,13 +72,6 @@ fn sub_short(x: &mut [Limb], y: &[Limb]) {
     let (lo, hi) = x.split_at_mut(y.len());
     let b = sub_assign(lo, y);
     borrow_through(hi, b);
-}
-
-/// `x += y` with y zero-extended to x's length; the true sum fits.
-fn add_short(x: &mut [Limb], y: &[Limb]) {
-    let (lo, hi) = x.split_at_mut(y.len());
-    let c = add_assign(lo, y);
-    carry_through(hi, c);
 }
 
 /// `w[..2n] = a^2` (n = a.len() >= 24: the pieces need r >= 1 and k + 2 <= 2r, so that
@@ -112,13 +96,13 @@ pub(crate) fn sqr(base: Base, w: &mut [Limb], a: &[Limb], s: &mut [Limb]) {
     // vm1 = |p - a1|, v2 = 2(v1 + a2) - a0 (< 7B^k).
     p[..k].copy_from_slice(a0);
     p[k] = 0;
-    add_short(p, a2);
+    add_into(p, a2);
     v1[..k].copy_from_slice(a1);
     v1[k] = 0;
     add_assign(v1, p);
     abs_diff(vm1, a1, p);
     v2.copy_from_slice(v1);
-    add_short(v2, a2);
+    add_into(v2, a2);
     double(v2);
     sub_short(v2, a0);
 
@@ -149,9 +133,9 @@ pub(crate) fn sqr(base: Base, w: &mut [Limb], a: &[Limb], s: &mut [Limb]) {
     // w = c0 + c1 B^k + c2 B^2k + c3 B^3k + c4 B^4k: c2's low 2k limbs fill the gap,
     // its top two limbs and c1, c3 are added (each sum's carry runs to the top).
     w[2 * k..4 * k].copy_from_slice(&sq1[..2 * k]);
-    add_short(&mut w[4 * k..2 * n], &sq1[2 * k..]);
-    add_short(&mut w[k..2 * n], sqm1);
-    add_short(&mut w[3 * k..2 * n], sq2);
+    add_into(&mut w[4 * k..2 * n], &sq1[2 * k..]);
+    add_into(&mut w[k..2 * n], sqm1);
+    add_into(&mut w[3 * k..2 * n], sq2);
 }
 
 #[cfg(test)]
