@@ -44,10 +44,9 @@ unsafe fn chain<const SUB: bool, const S: u8>(out: *mut Limb, a: *const Limb, b:
     // `$s`, `$s0..$s3` name the source of each `$op`. rcx = n mod 4 single limbs, then
     // n / 4 blocks of four.
     macro_rules! body {
-        ($op:literal, $load1:expr, $s:literal, $load4:expr, $s0:literal, $s1:literal, $s2:literal, $s3:literal) => {
+        ($op:literal, $setup:expr, $load1:expr, $s:literal, $load4:expr, $s0:literal, $s1:literal, $s2:literal, $s3:literal) => {
             concat!(
-                "movq xmm1, {mask}\n",
-                "punpcklqdq xmm1, xmm1\n",
+                $setup,
                 // CF = cin: cin + (2^64 - 1) carries exactly when cin = 1. From here
                 // on only mov, lea, SSE2, dec and jrcxz/jnz, which leave CF alone.
                 "add {c}, -1\n",
@@ -109,6 +108,8 @@ unsafe fn chain<const SUB: bool, const S: u8>(out: *mut Limb, a: *const Limb, b:
         ($op:literal, $sse:literal) => {
             body!(
                 $op,
+                // The mask in both halves of xmm1, once per chain.
+                "movq xmm1, {mask}\npunpcklqdq xmm1, xmm1\n",
                 concat!("movq xmm0, qword ptr [{b}]\n", $sse, " xmm0, xmm1\nmovq {y}, xmm0\n"),
                 "{y}",
                 concat!(
@@ -134,33 +135,53 @@ unsafe fn chain<const SUB: bool, const S: u8>(out: *mut Limb, a: *const Limb, b:
     }
     macro_rules! plain {
         ($op:literal) => {
-            body!($op, "", "qword ptr [{b}]", "", "qword ptr [{b}]", "qword ptr [{b} + 8]", "qword ptr [{b} + 16]", "qword ptr [{b} + 24]")
+            body!(
+                $op,
+                "",
+                "",
+                "qword ptr [{b}]",
+                "",
+                "qword ptr [{b}]",
+                "qword ptr [{b} + 8]",
+                "qword ptr [{b} + 16]",
+                "qword ptr [{b} + 24]"
+            )
         };
     }
     macro_rules! none {
         ($op:literal) => {
-            body!($op, "", "0", "", "0", "0", "0", "0")
+            body!($op, "", "", "0", "", "0", "0", "0", "0")
         };
     }
     // SAFETY: the caller guarantees the ranges; the loops touch out/a/b[0..n] only.
     unsafe {
         macro_rules! run {
-            ($text:expr $(, $reg:ident)*) => {
+            // The plain and carry-only forms use neither the mask nor the SSE2 registers.
+            ($text:expr) => {
+                asm!(
+                    $text,
+                    c = inout(reg) c, q4 = in(reg) n / 4, a = inout(reg) a => _, b = inout(reg) b => _,
+                    out = inout(reg) out => _, x = out(reg) _,
+                    inout("rcx") n % 4 => _,
+                    options(nostack),
+                )
+            };
+            ($text:expr, masked) => {
                 asm!(
                     $text,
                     c = inout(reg) c, q4 = in(reg) n / 4, a = inout(reg) a => _, b = inout(reg) b => _,
                     out = inout(reg) out => _, mask = in(reg) mask, x = out(reg) _,
-                    $($reg = out(reg) _,)*
+                    y = out(reg) _, y0 = out(reg) _, y1 = out(reg) _, y2 = out(reg) _, y3 = out(reg) _,
                     inout("rcx") n % 4 => _, out("xmm0") _, out("xmm1") _, out("xmm2") _,
                     options(nostack),
                 )
             };
         }
         match (SUB, S) {
-            (false, MASKED) => run!(masked!("adc", "pand"), y, y0, y1, y2, y3),
-            (true, MASKED) => run!(masked!("sbb", "pand"), y, y0, y1, y2, y3),
-            (false, XORED) => run!(masked!("adc", "pxor"), y, y0, y1, y2, y3),
-            (true, XORED) => run!(masked!("sbb", "pxor"), y, y0, y1, y2, y3),
+            (false, MASKED) => run!(masked!("adc", "pand"), masked),
+            (true, MASKED) => run!(masked!("sbb", "pand"), masked),
+            (false, XORED) => run!(masked!("adc", "pxor"), masked),
+            (true, XORED) => run!(masked!("sbb", "pxor"), masked),
             (false, PLAIN) => run!(plain!("adc")),
             (true, PLAIN) => run!(plain!("sbb")),
             (false, _) => run!(none!("adc")),
