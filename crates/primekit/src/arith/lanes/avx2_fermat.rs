@@ -190,7 +190,7 @@ mod tests {
                 e as usize,
             );
         }
-        for bits in [52u64, 1032, 2068, 3104, MAX_BITS as u64] {
+        for bits in [52u64, 1032, 2068, 3104, 28 * 127 - 4, 28 * 128 - 4, MAX_BITS as u64] {
             let batch: Vec<BigUint> = (0..LANES as u32).map(|k| (BigUint::one() << bits) - 1u8 - 2u32 * k).collect();
             check_fermat(fermat, &batch, bits as usize);
         }
