@@ -9,7 +9,7 @@
 //! ([`check_step_size`]), so the search only ever gives up on constraints that leave
 //! (almost) no primes among them.
 
-use crate::params::tuning::{segment_len, sieve_primes};
+use crate::params::tuning::{segment_len, sieve_primes_on};
 use crate::params::{rounds_for_search, SearchShape};
 use crate::Error;
 use num_bigint::BigUint;
@@ -317,7 +317,7 @@ impl PrimeOptions {
             work,
             log2_window,
             seg_len: segment_len(safe, log2_window),
-            sieve_primes: sieve_primes(bits, safe),
+            sieve_primes: sieve_primes_on(bits, safe, crate::arith::Kernel::selected()?),
             tested: None,
         })
     }
@@ -404,7 +404,10 @@ mod tests {
         // Racing searches each could output a composite; one search per prime is one search.
         assert!(race.rounds > each.rounds);
         assert_eq!(each.rounds, PrimeOptions::new(256).plan(Work::Race).unwrap().rounds);
-        assert_eq!((race.sieve_primes, race.seg_len), (sieve_primes(256, false), segment_len(false, race.log2_window)));
+        assert_eq!(
+            (race.sieve_primes, race.seg_len),
+            (sieve_primes_on(256, false, crate::arith::Kernel::selected().unwrap()), segment_len(false, race.log2_window))
+        );
         assert!(race.tested.is_none());
     }
 }
