@@ -43,24 +43,23 @@ pub fn sieve_primes(bits: u32, safe: bool) -> usize {
 }
 
 /// Number of odd primes the prime generators sieve with on `kernel`: [`sieve_primes`],
-/// deeper for plain primes above 1,536 bits where a candidate's Fermat test costs the
-/// scalar or AVX2 kernels 3-5 times what it costs in IFMA lanes.
+/// deeper for plain primes above 2,560 bits, where a candidate's Fermat test costs the
+/// scalar and AVX2 kernels 3-5 times what it costs in IFMA lanes.
 ///
 /// Measured (Intel Xeon Emerald Rapids, `PRIMEKIT_KERNEL=adx|avx2 primekit bench gen
-/// --bits 2048,3072 --count 32 --no-peer --sieve-primes 30000,100000,290000`): the time
-/// per tested candidate rose by 2-6% at 3,072 bits from 30k to 290k primes (5.91 / 5.94
+/// --bits 2048,3072 --count 32 --no-peer --sieve-primes 30000,100000,290000`): at 3,072
+/// bits the time per tested candidate rose by 2-6% from 30k to 290k primes (5.91 / 5.94
 /// -> 6.03 ms on `adx`, 4.16 / 4.36 -> 4.43 ms on `avx2`) while the candidates per prime
-/// fall as 1 / ln B (Mertens), by 16% (12.8 / 15.2): 11-14% less time per prime. At
-/// 2,048 bits the sieve's one-off residues weigh more (1.90 -> 1.99 ms per candidate at
-/// 100k primes, 2.19 at 290k, on `adx`): 100k, about 5% less. Checked against the 30k
-/// table, same binary otherwise, alternating, two runs of `bench gen --bits 2048,3072
-/// --count 48 --no-peer` each (CPU time per prime, means of 96 primes, whose spread is
-/// about 10%): `adx` 132.5 -> 116.9 ms at 2,048 bits, 583 -> 571 ms at 3,072; `avx2` 93.0
-/// -> 85.8 ms and 383 -> 357 ms.
+/// fall as 1 / ln B (Mertens) by 16% (12.8 / 15.2): 11-14% less time per prime
+/// modelled. Alternating the two tables, `adx`, `bench gen --bits 3072 --count 32
+/// --no-peer`, three pairs: 732 / 743 / 1,109 ms per prime at 30k, 581 / 725 / 634 ms
+/// at 290k (76 candidates per prime on average against 111). At 2,048 bits the
+/// sieve's one-off residues weigh more (1.90 -> 1.99 ms per candidate at 100k primes,
+/// 2.19 at 290k) and the modelled gain (~5% at 100k) was not visible through the spread
+/// of such runs (one gave 133 -> 117 ms, another 139 -> 178 ms), so it keeps 30k.
 pub fn sieve_primes_on(bits: u32, safe: bool, kernel: crate::arith::Kernel) -> usize {
     use crate::arith::Kernel;
     match (safe, kernel, bits) {
-        (false, Kernel::Portable | Kernel::Adx | Kernel::Avx2, 1537..=2560) => 100_000,
         // The whole 2^22 list (295,947 odd primes); more would build the 2^26 one.
         (false, Kernel::Portable | Kernel::Adx | Kernel::Avx2, 2561..) => 290_000,
         _ => sieve_primes(bits, safe),
@@ -83,7 +82,7 @@ mod tests {
     use super::*;
     use crate::arith::Kernel;
 
-    /// The scalar and AVX2 kernels sieve deeper only for plain primes above 1,536 bits,
+    /// The scalar and AVX2 kernels sieve deeper only for plain primes above 2,560 bits,
     /// never beyond the 2^22 list (whose construction the 2^26 one would multiply), and
     /// never shallower than the IFMA table.
     #[test]
@@ -96,7 +95,7 @@ mod tests {
                 for k in [Kernel::Portable, Kernel::Adx, Kernel::Avx2] {
                     let n = sieve_primes_on(bits, safe, k);
                     assert!(n >= ifma, "{bits} {safe} {k:?}");
-                    if safe || bits <= 1536 {
+                    if safe || bits <= 2560 {
                         assert_eq!(n, ifma, "{bits} {safe} {k:?}");
                     } else {
                         assert!(n > ifma && n <= small_list, "{bits} {k:?}: {n}");
