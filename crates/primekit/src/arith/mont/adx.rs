@@ -558,11 +558,8 @@ pub(crate) fn mul_low(_: Bmi2Adx, w: &mut [Limb], a: &[Limb], b: &[Limb]) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::kernel_tests::{check_every_small_length, Kernels};
     use super::*;
-    use crate::arith::limbs::{from_limbs, neg_inv_mod_word, to_limbs};
-    use num_bigint::BigUint;
-    use num_traits::One;
-    use rand_core::{RngCore, SeedableRng};
 
     /// Every row length class of `addmul_row` (n mod 4, the optional block of four, zero
     /// to several blocks of eight) through each kernel, against num-bigint, with random
@@ -573,37 +570,15 @@ mod tests {
             eprintln!("no BMI2/ADX on this CPU: the ADX kernels are not exercised");
             return;
         };
-        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(17);
-        for n in (1..=41).chain([63, 64, 65, 96]) {
-            for ones in [false, true] {
-                let gen =
-                    |rng: &mut rand_chacha::ChaCha20Rng| -> Vec<Limb> { (0..n).map(|_| if ones { !0 } else { rng.next_u64() }).collect() };
-                let (a, b) = (gen(&mut rng), gen(&mut rng));
-                let (ba, bb) = (from_limbs(&a), from_limbs(&b));
-                let mut w = vec![0; 2 * n];
-                mul_full(cpu, &mut w, &a, &b);
-                assert_eq!(from_limbs(&w), &ba * &bb, "mul n={n}");
-                sqr_full(cpu, &mut w, &a);
-                assert_eq!(from_limbs(&w), &ba * &ba, "sqr n={n}");
-                let r = BigUint::one() << (64 * n);
-                mul_low(cpu, &mut w[..n], &a, &b);
-                assert_eq!(from_limbs(&w[..n]), &ba * &bb % &r, "mul_low n={n}");
-                // An odd modulus with its top limb set; operands reduced below it.
-                let mut ml = gen(&mut rng);
-                ml[0] |= 1;
-                ml[n - 1] |= 1 << 63;
-                let m = from_limbs(&ml);
-                let (xa, xb) = (to_limbs(&(&ba % &m), n).unwrap(), to_limbs(&(&bb % &m), n).unwrap());
-                let (ra, rb) = (from_limbs(&xa), from_limbs(&xb));
-                let r_inv = r.modinv(&m).unwrap();
-                let m0 = neg_inv_mod_word(ml[0]);
-                let mut out = vec![0; n];
-                let mut t = vec![0; 2 * n + 2];
-                mont_mul(cpu, &mut out, &xa, &xb, &ml, m0, &mut t);
-                assert_eq!(from_limbs(&out), &ra * &rb * &r_inv % &m, "mont_mul n={n}");
-                mont_sqr(cpu, &mut out, &xa, &ml, m0, &mut t);
-                assert_eq!(from_limbs(&out), &ra * &ra * &r_inv % &m, "mont_sqr n={n}");
-            }
-        }
+        check_every_small_length(
+            &Kernels {
+                mul_full: Some(&|w, a, b| mul_full(cpu, w, a, b)),
+                sqr_full: &|w, a| sqr_full(cpu, w, a),
+                mul_low: &|w, a, b| mul_low(cpu, w, a, b),
+                mont_mul: &|out, a, b, m, m0, t| mont_mul(cpu, out, a, b, m, m0, t),
+                mont_sqr: &|out, a, m, m0, t| mont_sqr(cpu, out, a, m, m0, t),
+            },
+            17,
+        );
     }
 }

@@ -8,6 +8,8 @@ mod adx_fixed;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ifma;
 mod karatsuba;
+#[cfg(test)]
+mod kernel_tests;
 pub(crate) mod portable;
 mod redc_products;
 mod toom3;

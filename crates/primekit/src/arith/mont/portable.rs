@@ -138,46 +138,20 @@ pub fn mont_sqr(out: &mut [Limb], a: &[Limb], m: &[Limb], m0inv: Limb, t: &mut [
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::arith::limbs::{from_limbs, neg_inv_mod_word, to_limbs};
-    use num_bigint::BigUint;
-    use num_traits::One;
-    use rand_core::{RngCore, SeedableRng};
+    use super::super::kernel_tests::{check_every_small_length, Kernels};
 
-    /// Every kernel against num-bigint at every length up to 40 limbs and a few longer,
-    /// on random limbs and on all-ones limbs (the largest carries).
+    /// The kernels against num-bigint at every small length (`kernel_tests`).
     #[test]
     fn kernels_match_num_bigint_at_every_small_length() {
-        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(1990);
-        for n in (1..=40).chain([63, 64, 65, 96]) {
-            for ones in [false, true] {
-                let gen =
-                    |rng: &mut rand_chacha::ChaCha20Rng| -> Vec<Limb> { (0..n).map(|_| if ones { !0 } else { rng.next_u64() }).collect() };
-                let (a, b) = (gen(&mut rng), gen(&mut rng));
-                let (ba, bb) = (from_limbs(&a), from_limbs(&b));
-                let mut w = vec![0; 2 * n];
-                square_wide(&mut w, &a);
-                assert_eq!(from_limbs(&w), &ba * &ba, "sqr n={n}");
-                let r = BigUint::one() << (64 * n);
-                mul_low(&mut w[..n], &a, &b);
-                assert_eq!(from_limbs(&w[..n]), &ba * &bb % &r, "mul_low n={n}");
-                // An odd modulus with its top limb set; operands below it, and m - 1.
-                let mut ml = gen(&mut rng);
-                ml[0] |= 1;
-                ml[n - 1] |= 1 << 63;
-                let m = from_limbs(&ml);
-                let m0 = neg_inv_mod_word(ml[0]);
-                let r_inv = r.modinv(&m).unwrap();
-                for (x, y) in [(&ba % &m, &bb % &m), (&m - 1u8, &m - 1u8)] {
-                    let (xa, xb) = (to_limbs(&x, n).unwrap(), to_limbs(&y, n).unwrap());
-                    let mut out = vec![0; n];
-                    let mut t = vec![0; 2 * n + 2];
-                    mont_mul(&mut out, &xa, &xb, &ml, m0, &mut t);
-                    assert_eq!(from_limbs(&out), &x * &y * &r_inv % &m, "mont_mul n={n}");
-                    mont_sqr(&mut out, &xa, &ml, m0, &mut t);
-                    assert_eq!(from_limbs(&out), &x * &x * &r_inv % &m, "mont_sqr n={n}");
-                }
-            }
-        }
+        check_every_small_length(
+            &Kernels {
+                mul_full: None,
+                sqr_full: &super::square_wide,
+                mul_low: &super::mul_low,
+                mont_mul: &super::mont_mul,
+                mont_sqr: &super::mont_sqr,
+            },
+            1990,
+        );
     }
 }
