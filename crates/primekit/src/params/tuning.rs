@@ -26,7 +26,11 @@ pub fn sieve_primes(bits: u32, safe: bool) -> usize {
             // to the 2^22 list: more would build the 16 MB 2^26 list (~50 ms per process,
             // `examples/prime_list_speed`). Re-measured with the column-pair Fermat kernel
             // (25 us per 1024-bit lane): 32.7 / 27.8 / 27.7 / 27.5 / 30.0 ms at 60k / 120k
-            // / 200k / 290k / 600k (`--count 300`), still flat around 290k.
+            // / 200k / 290k / 600k (`--count 300`), still flat around 290k. Without IFMA
+            // (Emerald Rapids, `--count 150 --no-peer`, two runs each) 290k is best too:
+            // `avx2` 141 / 145 ms against 167-194 at 100k-150k and 174-217 at 600k-1.2M,
+            // whose residues (no IFMA) raise the time per candidate from 0.22-0.25 to
+            // 0.29-0.35 ms; `adx` 247 / 279 ms against 286-355 at 100k-150k.
             769..=1280 => 290_000,
             // Larger sizes: the modelled optimum (2 F / (c ln B)) exceeds the whole 2^26
             // list; at 1536 bits 3.95M vs 400k measured 214-279 vs 301 ms (count 32).
