@@ -22,8 +22,8 @@ for rep in $(seq 1 "$REPS"); do
     for k in $KERNELS; do
         export PRIMEKIT_KERNEL=$k
         "$BIN" bench modexp --count 8 --reps 5 --interleave >"$OUT/modexp-$k-$rep.jsonl"
-        "$BIN" bench test --bits 1024 --count 2000 >"$OUT/test-random-$k-$rep.jsonl"
-        "$BIN" bench test --bits 1024,2048 --inputs primes --count 8 >"$OUT/test-primes-$k-$rep.jsonl"
+        "$BIN" bench test --bits 1024 --count 2000 --interleave >"$OUT/test-random-$k-$rep.jsonl"
+        "$BIN" bench test --bits 1024,2048 --inputs primes --count 8 --interleave >"$OUT/test-primes-$k-$rep.jsonl"
         "$BIN" bench gen --bits 1024,2048,3072 --count 16 --peer-count 6 >"$OUT/gen-$k-$rep.jsonl"
         "$BIN" bench gen --bits 1024 --safe --count 24 --peer-count 6 >"$OUT/gen-safe-$k-$rep.jsonl"
         unset PRIMEKIT_KERNEL

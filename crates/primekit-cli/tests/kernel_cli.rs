@@ -59,3 +59,21 @@ fn bench_lines_carry_the_kernel() {
         }
     }
 }
+
+#[test]
+fn interleaved_test_bench_times_every_engine_on_the_same_inputs() {
+    let args = ["bench", "test", "--bits", "256", "--inputs", "primes", "--count", "24", "--reps", "2", "--interleave"];
+    let out = primekit("portable", &args);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    // Timing lines (without `compare`, a note line says the peers were not measured).
+    let lines: Vec<serde_json::Value> =
+        text.lines().map(|l| serde_json::from_str(l).expect("a JSON line")).filter(|v: &serde_json::Value| v.get("op").is_some()).collect();
+    assert_eq!(lines[0]["engine"], "primekit", "{text}");
+    for v in &lines {
+        assert_eq!((v["op"].as_str(), v["passes"].as_u64(), v["count"].as_u64()), (Some("is_prime"), Some(2), Some(24)), "{v}");
+        assert!(v["median_ms"].as_f64().is_some_and(|t| t > 0.0), "{v}");
+        // Every engine (peers with `compare`) declares all 24 primes prime.
+        assert_eq!(v["declared_prime"], 24, "{text}");
+    }
+}

@@ -8,7 +8,7 @@
 //! The `primekit` and `primekit-ct` lines run the process-wide kernel (`PRIMEKIT_KERNEL`,
 //! else the fastest); every line names the kernel that ran in its `kernel` field.
 
-use super::timing::{mean_median, time_passes};
+use super::timing::{mean_median, measure, Engine};
 use clap::Args as ClapArgs;
 use num_bigint::BigUint;
 use primekit::hazmat::limbs::{from_limbs, to_limbs};
@@ -17,7 +17,6 @@ use primekit::hazmat::mont::{Kernel, MontContext};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use serde_json::json;
 use std::process::ExitCode;
-use std::time::Instant;
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -137,35 +136,6 @@ pub fn run(args: Args) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
-}
-
-type Engine<'a, 'b> = (&'a str, &'a str, Box<dyn FnMut() + 'b>);
-
-/// Time in ms of each timed pass of each engine (one engine call is one pass over all
-/// inputs), after one warm-up pass each; keyed by (engine, kernel).
-fn measure<'a>(engines: &mut [Engine<'a, '_>], reps: usize, interleave: bool) -> Vec<((&'a str, &'a str), Vec<f64>)> {
-    let reps = reps.max(1);
-    let mut samples = vec![Vec::new(); engines.len()];
-    let pass = |k: usize, engines: &mut [Engine<'a, '_>]| {
-        let start = Instant::now();
-        (engines[k].2)();
-        start.elapsed().as_secs_f64() * 1e3
-    };
-    if interleave {
-        for k in 0..engines.len() {
-            pass(k, engines);
-        }
-        for _ in 0..reps {
-            for (k, sample) in samples.iter_mut().enumerate() {
-                sample.push(pass(k, engines));
-            }
-        }
-    } else {
-        for (k, e) in engines.iter_mut().enumerate() {
-            samples[k] = time_passes(&[()], reps, |_| (e.2)());
-        }
-    }
-    engines.iter().map(|e| (e.0, e.1)).zip(samples).collect()
 }
 
 #[cfg(feature = "compare")]

@@ -5,7 +5,7 @@
 //! `mpz_probab_prime_p(n, 64)` (trial division, BPSW, then 40 Miller-Rabin rounds).
 
 use super::modexp::random_bits;
-use super::timing::{mean_median, time_passes};
+use super::timing::{mean_median, measure, Engine};
 use clap::{Args as ClapArgs, ValueEnum};
 use num_bigint::BigUint;
 use rand_chacha::rand_core::SeedableRng;
@@ -44,11 +44,17 @@ pub struct Args {
     reps: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Run the engines round-robin, one pass each per repetition, instead of all passes
+    /// of one engine before the next: on a shared, noisy machine every engine then sees
+    /// the same background load, so ratios between engines are more trustworthy.
+    #[arg(long)]
+    interleave: bool,
 }
 
-fn emit(engine: &str, bits: u32, inputs: Inputs, count: usize, samples: &[f64], primes: usize) {
+#[allow(clippy::too_many_arguments)]
+fn emit(engine: &str, kernel: &str, bits: u32, inputs: Inputs, count: usize, samples: &[f64], primes: usize) {
     let (mean, median) = mean_median(samples);
-    super::emit::line(json!({"op": "is_prime", "engine": engine, "bits": bits, "inputs": inputs.name(), "count": count,
+    super::emit::line(json!({"op": "is_prime", "engine": engine, "kernel": kernel, "bits": bits, "inputs": inputs.name(), "count": count,
                "mean_ms": mean, "median_ms": median, "passes": samples.len(), "declared_prime": primes}));
 }
 
@@ -70,32 +76,72 @@ pub fn run(args: Args) -> ExitCode {
     }
     for &bits in &args.bits {
         let inputs = make_inputs(bits, args.inputs, args.count, args.seed);
-        let samples = time_passes(&inputs, args.reps, |n| {
-            std::hint::black_box(primekit::is_prime(n));
-        });
-        let primes = inputs.iter().filter(|n| primekit::is_prime(n)).count();
-        emit("primekit", bits, args.inputs, args.count, &samples, primes);
         #[cfg(feature = "compare")]
-        compare(&inputs, bits, args.inputs, args.reps);
+        let peers = Peers::new(&inputs);
+        // (engine, inputs it declared prime), in the order of `engines`.
+        #[cfg_attr(not(feature = "compare"), allow(unused_mut))] // the peers add theirs
+        let mut declared = vec![("primekit", inputs.iter().filter(|n| primekit::is_prime(n)).count())];
+        let mut engines: Vec<Engine<'static, '_>> = vec![(
+            "primekit",
+            super::emit::process_kernel(),
+            Box::new(|| {
+                for n in &inputs {
+                    std::hint::black_box(primekit::is_prime(n));
+                }
+            }),
+        )];
+        #[cfg(feature = "compare")]
+        peers.engines(&mut engines, &mut declared);
+        for (((name, kernel), samples), (_, primes)) in measure(&mut engines, args.reps, args.interleave).into_iter().zip(declared) {
+            let per_input: Vec<f64> = samples.iter().map(|ms| ms / args.count as f64).collect();
+            emit(name, kernel, bits, args.inputs, args.count, &per_input, primes);
+        }
     }
     ExitCode::SUCCESS
 }
 
+/// The inputs converted for OpenSSL 3 `BN_check_prime` and GMP `mpz_probab_prime_p(n, 64)`.
 #[cfg(feature = "compare")]
-fn compare(inputs: &[BigUint], bits: u32, kind: Inputs, reps: usize) {
-    use primekit_research::peers::{gmp::Mpz, openssl};
-    let ctx = openssl::Ctx::new();
-    let bns: Vec<_> = inputs.iter().map(openssl::Bn::from_biguint).collect();
-    let check = |n: &openssl::Bn| openssl::check_prime(n, &ctx).expect("BN_check_prime error");
-    let samples = time_passes(&bns, reps, |n| {
-        std::hint::black_box(check(n));
-    });
-    let primes = bns.iter().filter(|n| check(n)).count();
-    emit("openssl", bits, kind, inputs.len(), &samples, primes);
-    let zs: Vec<_> = inputs.iter().map(Mpz::from_biguint).collect();
-    let samples = time_passes(&zs, reps, |n| {
-        std::hint::black_box(n.probab_prime_p(64));
-    });
-    let primes = zs.iter().filter(|n| n.probab_prime_p(64) > 0).count();
-    emit("gmp", bits, kind, inputs.len(), &samples, primes);
+struct Peers {
+    ctx: primekit_research::peers::openssl::Ctx,
+    bns: Vec<primekit_research::peers::openssl::Bn>,
+    zs: Vec<primekit_research::peers::gmp::Mpz>,
+}
+
+#[cfg(feature = "compare")]
+impl Peers {
+    fn new(inputs: &[BigUint]) -> Peers {
+        use primekit_research::peers::{gmp::Mpz, openssl};
+        Peers {
+            ctx: openssl::Ctx::new(),
+            bns: inputs.iter().map(openssl::Bn::from_biguint).collect(),
+            zs: inputs.iter().map(Mpz::from_biguint).collect(),
+        }
+    }
+
+    /// Adds the OpenSSL and GMP engines, and the number of inputs each declares prime.
+    fn engines<'a>(&'a self, engines: &mut Vec<Engine<'static, 'a>>, declared: &mut Vec<(&'static str, usize)>) {
+        use primekit_research::peers::openssl;
+        let check = |n: &openssl::Bn| openssl::check_prime(n, &self.ctx).expect("BN_check_prime error");
+        declared.push(("openssl", self.bns.iter().filter(|n| check(n)).count()));
+        engines.push((
+            "openssl",
+            "openssl",
+            Box::new(move || {
+                for n in &self.bns {
+                    std::hint::black_box(check(n));
+                }
+            }),
+        ));
+        declared.push(("gmp", self.zs.iter().filter(|n| n.probab_prime_p(64) > 0).count()));
+        engines.push((
+            "gmp",
+            "gmp",
+            Box::new(move || {
+                for n in &self.zs {
+                    std::hint::black_box(n.probab_prime_p(64));
+                }
+            }),
+        ));
+    }
 }
