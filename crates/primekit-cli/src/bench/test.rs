@@ -78,9 +78,9 @@ pub fn run(args: Args) -> ExitCode {
         let inputs = make_inputs(bits, args.inputs, args.count, args.seed);
         #[cfg(feature = "compare")]
         let peers = Peers::new(&inputs);
-        // (engine, inputs it declared prime), in the order of `engines`.
+        // Inputs each engine declares prime, in the order of `engines`.
         #[cfg_attr(not(feature = "compare"), allow(unused_mut))] // the peers add theirs
-        let mut declared = vec![("primekit", inputs.iter().filter(|n| primekit::is_prime(n)).count())];
+        let mut declared = vec![inputs.iter().filter(|n| primekit::is_prime(n)).count()];
         let mut engines: Vec<Engine<'static, '_>> = vec![(
             "primekit",
             super::emit::process_kernel(),
@@ -92,7 +92,7 @@ pub fn run(args: Args) -> ExitCode {
         )];
         #[cfg(feature = "compare")]
         peers.engines(&mut engines, &mut declared);
-        for (((name, kernel), samples), (_, primes)) in measure(&mut engines, args.reps, args.interleave).into_iter().zip(declared) {
+        for (((name, kernel), samples), primes) in measure(&mut engines, args.reps, args.interleave).into_iter().zip(declared) {
             let per_input: Vec<f64> = samples.iter().map(|ms| ms / args.count as f64).collect();
             emit(name, kernel, bits, args.inputs, args.count, &per_input, primes);
         }
@@ -120,10 +120,10 @@ impl Peers {
     }
 
     /// Adds the OpenSSL and GMP engines, and the number of inputs each declares prime.
-    fn engines<'a>(&'a self, engines: &mut Vec<Engine<'static, 'a>>, declared: &mut Vec<(&'static str, usize)>) {
+    fn engines<'a>(&'a self, engines: &mut Vec<Engine<'static, 'a>>, declared: &mut Vec<usize>) {
         use primekit_research::peers::openssl;
         let check = |n: &openssl::Bn| openssl::check_prime(n, &self.ctx).expect("BN_check_prime error");
-        declared.push(("openssl", self.bns.iter().filter(|n| check(n)).count()));
+        declared.push(self.bns.iter().filter(|n| check(n)).count());
         engines.push((
             "openssl",
             "openssl",
@@ -133,7 +133,7 @@ impl Peers {
                 }
             }),
         ));
-        declared.push(("gmp", self.zs.iter().filter(|n| n.probab_prime_p(64) > 0).count()));
+        declared.push(self.zs.iter().filter(|n| n.probab_prime_p(64) > 0).count());
         engines.push((
             "gmp",
             "gmp",
