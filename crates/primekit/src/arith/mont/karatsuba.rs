@@ -6,8 +6,8 @@
 //! n^1.585. The reduction can then be made of products too (Montgomery 1985):
 //! [`redc_products`] does it with a short product and a product modulo R - 1, about 1.4
 //! full products. Whether the Karatsuba product pays, with which reduction, and from
-//! which size, is measured per kernel: see [`plan`]. Squares of several hundred limbs
-//! split in three instead ([`toom3`]).
+//! which size, is measured per kernel: see [`plan`]. Products and squares of several
+//! hundred limbs split in three instead ([`toom3`]).
 //!
 //! Contract of [`BigMont::mul`] / [`BigMont::sqr`] (n = limbs of m, R = 2^(64n)): inputs
 //! `< m`; output `a*b*R^{-1} mod m`, fully reduced; `out` distinct from the inputs.
@@ -51,17 +51,29 @@ impl Base {
         }
     }
 
-    /// Operand size from which a square is split in three ([`toom3`]) rather than two.
-    /// Measured (Intel Xeon Emerald Rapids, `reduction_crossover` extended to 1,024
-    /// limbs): on both kernels Toom-3 squares 5-12% faster from 384 limbs (24,576 bits)
-    /// and no faster at 128-256, where its five squares of n/3 + 1 limbs fall to the
-    /// base kernel or one Karatsuba level while Karatsuba's nine quarter-size ones
+    /// Operand size from which a product (`square`: a square) is split in three
+    /// ([`toom3`]) rather than two.
+    ///
+    /// Squares, measured (Intel Xeon Emerald Rapids, `reduction_crossover` extended to
+    /// 1,024 limbs): on both kernels Toom-3 squares 5-12% faster from 384 limbs (24,576
+    /// bits) and no faster at 128-256, where its five squares of n/3 + 1 limbs fall to
+    /// the base kernel or one Karatsuba level while Karatsuba's nine quarter-size ones
     /// already run in the base kernel's best range.
-    fn threshold_toom3(self) -> usize {
-        match self {
-            Base::Portable => 384,
+    ///
+    /// Products, measured on the same machine (fastest of nine batches, two runs, each
+    /// size against GMP's `mpn_mul_n` in the same process): on ADX Toom-3 loses 4-6% at
+    /// 256 limbs, ties at 272 and wins from 288 (288: 18.8 against 20.4-21.2 us; 320:
+    /// 20.5-20.9 against 21.7-23.2 us; 512: 41.3-42.7 against 44.0-46.5 us, which is
+    /// 1.13-1.19x GMP's time instead of 1.20-1.30x); on the portable kernel likewise
+    /// from 288 (288: 32.7-52.8 against 37.0-60.6 us in the two runs).
+    fn threshold_toom3(self, square: bool) -> usize {
+        match (self, square) {
+            (Base::Portable, false) => 288,
+            (Base::Portable, true) => 384,
             #[cfg(target_arch = "x86_64")]
-            Base::Adx(_) => 384,
+            (Base::Adx(_), false) => 288,
+            #[cfg(target_arch = "x86_64")]
+            (Base::Adx(_), true) => 384,
         }
     }
 
@@ -197,8 +209,8 @@ pub(crate) fn product(base: Base, w: &mut [Limb], a: &[Limb], b: &[Limb], square
     if n < base.threshold(square) {
         return if square { base.sqr(w, a) } else { base.mul(w, a, b) };
     }
-    if square && n >= base.threshold_toom3() {
-        return toom3::sqr(base, w, a, s);
+    if n >= base.threshold_toom3(square) {
+        return toom3::product3(base, w, a, b, square, s);
     }
     let (h, k) = (n / 2, n - n / 2);
     let (a0, a1) = a.split_at(h);
@@ -339,7 +351,9 @@ pub(crate) mod tests {
                 assert!(base.threshold(square) >= BASE_LIMBS, "{base:?}");
             }
             assert!(base.threshold_low() >= BASE_LIMBS, "{base:?}");
-            assert!(base.threshold_toom3() >= toom3::MIN_LIMBS, "{base:?}");
+            for square in [false, true] {
+                assert!(base.threshold_toom3(square) >= toom3::MIN_LIMBS, "{base:?}");
+            }
             assert!(base.threshold_bm1() >= 2 * BASE_LIMBS, "{base:?}");
         }
     }

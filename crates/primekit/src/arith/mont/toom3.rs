@@ -1,12 +1,12 @@
-//! Toom-Cook 3-way squaring (Toom 1963, Cook 1966): five squares of a third of the size
-//! instead of Karatsuba's three of half the size (n^1.465 instead of n^1.585).
+//! Toom-Cook 3-way products and squares (Toom 1963, Cook 1966): five products of a third
+//! of the size instead of Karatsuba's three of half the size (n^1.465 instead of n^1.585).
 //!
-//! Split a = a0 + a1 x + a2 x^2 at x = B^k (k = ceil(n/3) limbs; a2 has r = n - 2k).
-//! Then a^2 = c0 + c1 x + c2 x^2 + c3 x^3 + c4 x^4 follows from the squares of a at
-//! x = 0, 1, -1, 2 and infinity:
+//! Split a = a0 + a1 x + a2 x^2 at x = B^k (k = ceil(n/3) limbs; a2 has r = n - 2k),
+//! and b likewise. Then a*b = c0 + c1 x + c2 x^2 + c3 x^3 + c4 x^4 follows from the
+//! products of a and b evaluated at x = 0, 1, -1, 2 and infinity:
 //!
-//!   W0 = a0^2 = c0,   W1 = (a0 + a1 + a2)^2,   Wm1 = (a0 - a1 + a2)^2,
-//!   W2 = (a0 + 2 a1 + 4 a2)^2,   W4 = a2^2 = c4,
+//!   W0 = a0 b0 = c0,   W1 = a(1) b(1),   Wm1 = a(-1) b(-1),   W2 = a(2) b(2),
+//!   W4 = a2 b2 = c4,   with a(1) = a0 + a1 + a2, a(-1) = a0 - a1 + a2, a(2) = a0 + 2 a1 + 4 a2,
 //!
 //! by the interpolation sequence Bodrato & Zanoni (2007) give for these five points:
 //!
@@ -17,20 +17,24 @@
 //!   c2 = r2 - r1 - c4
 //!   c1 = r1 - c3
 //!
-//! For a square every c_i is a sum of products of non-negative pieces, so every value
-//! above is non-negative: no signs to track (only |a0 - a1 + a2|, which is squared).
-//! The divisions are exact: by 2 a shift, by 3 a Hensel (low-to-high) pass.
+//! Every c_i is a sum of products of non-negative pieces, so every value above is
+//! non-negative; only Wm1 may be negative (a(-1) and b(-1) of opposite signs). It is
+//! formed from |a(-1)| |b(-1)| and then negated modulo B^l when negative (l = 2k + 2
+//! limbs hold every value here), after which the sequence runs modulo B^l unchanged:
+//! each value it forms is a true non-negative value below B^l. For a square Wm1 is a
+//! square, never negative. The divisions are exact: by 2 a shift, by 3 a Hensel
+//! (low-to-high) pass.
 //!
 //! Timing: every branch, loop bound and memory index depends only on n, as in
-//! [`super::karatsuba`]; the one sign is applied with masks.
+//! [`super::karatsuba`]; the signs are applied with masks.
 
 use super::karatsuba::{abs_diff, add_into, product, Base};
-use crate::arith::carry::{self, borrow_through};
+use crate::arith::carry::{self, borrow_through, carry_through};
 use crate::arith::limbs::{add_assign, halve, sub_assign, Limb};
 
 /// Below this size no base kernel uses Toom-3 (the smallest `Base::threshold_toom3`);
 /// the scratch bound of [`super::karatsuba::scratch_len`] relies on it.
-pub(crate) const MIN_LIMBS: usize = 384;
+pub(crate) const MIN_LIMBS: usize = 288;
 
 /// Piece size k and top piece size r of an n-limb operand.
 const fn split(n: usize) -> (usize, usize) {
@@ -38,11 +42,32 @@ const fn split(n: usize) -> (usize, usize) {
     (k, n - 2 * k)
 }
 
-/// Scratch limbs [`sqr`] needs itself for n limbs, besides the recursion's
-/// `scratch_len(k + 1)`: four evaluations of k + 1 limbs and three squares of 2k + 2.
+/// Scratch limbs [`product`] needs itself for n limbs, besides the recursion's
+/// `scratch_len(k + 1)`: four evaluations of k + 1 limbs per operand and three products
+/// of 2k + 2.
 pub(crate) const fn own_scratch(n: usize) -> usize {
     let (k, _) = split(n);
-    4 * (k + 1) + 3 * (2 * k + 2)
+    8 * (k + 1) + 3 * (2 * k + 2)
+}
+
+/// The evaluations of an n-limb operand at 1, -1 and 2 (k + 1 limbs each; `p` is
+/// scratch): v1 = a0 + a1 + a2 (< 3B^k), vm1 = |a0 - a1 + a2| (< 2B^k), v2 = a0 + 2 a1
+/// + 4 a2 (< 7B^k). Returns !0 when a0 - a1 + a2 > 0, else 0 (zero either way).
+fn evaluate(a: &[Limb], k: usize, p: &mut [Limb], v1: &mut [Limb], vm1: &mut [Limb], v2: &mut [Limb]) -> Limb {
+    let (a0, a1, a2) = (&a[..k], &a[k..2 * k], &a[2 * k..]);
+    // p = a0 + a2, v1 = p + a1, vm1 = |p - a1|, v2 = 2(v1 + a2) - a0.
+    p[..k].copy_from_slice(a0);
+    p[k] = 0;
+    add_into(p, a2);
+    v1[..k].copy_from_slice(a1);
+    v1[k] = 0;
+    add_assign(v1, p);
+    let positive = abs_diff(vm1, a1, p);
+    v2.copy_from_slice(v1);
+    add_into(v2, a2);
+    double(v2);
+    sub_short(v2, a0);
+    positive
 }
 
 /// `x /= 3` for x divisible by 3, low limb first: q_i = (x_i - c) * 3^{-1} mod 2^64, and
@@ -74,46 +99,45 @@ fn sub_short(x: &mut [Limb], y: &[Limb]) {
     borrow_through(hi, b);
 }
 
-/// `w[..2n] = a^2` (n = a.len() >= 24: the pieces need r >= 1 and k + 2 <= 2r, so that
-/// c3 fits above 3k), the five squares through
-/// [`product`] (so recursively Toom-3, Karatsuba or the base kernel). `s` holds at
-/// least `own_scratch(n) + scratch_len(k + 1)` limbs.
-pub(crate) fn sqr(base: Base, w: &mut [Limb], a: &[Limb], s: &mut [Limb]) {
+/// `w[..2n] = a * b` (`square`: b is ignored and a^2 computed; n = a.len() = b.len() >=
+/// 24: the pieces need r >= 1 and k + 2 <= 2r, so that c3 fits above 3k), the five
+/// products through [`product`] (so recursively Toom-3, Karatsuba or the base kernel).
+/// `s` holds at least `own_scratch(n) + scratch_len(k + 1)` limbs.
+pub(crate) fn product3(base: Base, w: &mut [Limb], a: &[Limb], b: &[Limb], square: bool, s: &mut [Limb]) {
     let n = a.len();
     let (k, r) = split(n);
     let l = 2 * k + 2;
     assert!(n >= 24 && r >= 1 && l <= 2 * n - 3 * k, "n >= 24 keeps c3 inside w");
-    let (a0, a1, a2) = (&a[..k], &a[k..2 * k], &a[2 * k..]);
     let (p, s) = s.split_at_mut(k + 1);
     let (v1, s) = s.split_at_mut(k + 1);
     let (vm1, s) = s.split_at_mut(k + 1);
     let (v2, s) = s.split_at_mut(k + 1);
+    let (v1b, s) = s.split_at_mut(k + 1);
+    let (vm1b, s) = s.split_at_mut(k + 1);
+    let (v2b, s) = s.split_at_mut(k + 1);
     let (sq1, s) = s.split_at_mut(l);
     let (sqm1, s) = s.split_at_mut(l);
     let (sq2, s) = s.split_at_mut(l);
 
-    // Evaluations (k + 1 limbs each): p = a0 + a2, v1 = p + a1 (< 3B^k),
-    // vm1 = |p - a1|, v2 = 2(v1 + a2) - a0 (< 7B^k).
-    p[..k].copy_from_slice(a0);
-    p[k] = 0;
-    add_into(p, a2);
-    v1[..k].copy_from_slice(a1);
-    v1[k] = 0;
-    add_assign(v1, p);
-    abs_diff(vm1, a1, p);
-    v2.copy_from_slice(v1);
-    add_into(v2, a2);
-    double(v2);
-    sub_short(v2, a0);
+    let sign_a = evaluate(a, k, p, v1, vm1, v2);
+    // Wm1 < 0 exactly when the signs of a(-1) and b(-1) differ (masks: !0 = positive).
+    let negative = if square { 0 } else { sign_a ^ evaluate(b, k, p, v1b, vm1b, v2b) };
+    let (b0, b2, v1b, vm1b, v2b) =
+        if square { (&a[..k], &a[2 * k..], &*v1, &*vm1, &*v2) } else { (&b[..k], &b[2 * k..], &*v1b, &*vm1b, &*v2b) };
 
-    // The five squares; c0 and c4 straight into place (w[2k..4k] is free until the end).
+    // The five products; c0 and c4 straight into place (w[2k..4k] is free until the end).
     let (c0, rest) = w[..2 * n].split_at_mut(2 * k);
     let c4 = &mut rest[2 * k..];
-    product(base, c0, a0, a0, true, s);
-    product(base, c4, a2, a2, true, s);
-    product(base, sq1, v1, v1, true, s);
-    product(base, sqm1, vm1, vm1, true, s);
-    product(base, sq2, v2, v2, true, s);
+    product(base, c0, &a[..k], b0, square, s);
+    product(base, c4, &a[2 * k..], b2, square, s);
+    product(base, sq1, v1, v1b, square, s);
+    product(base, sqm1, vm1, vm1b, square, s);
+    product(base, sq2, v2, v2b, square, s);
+    // Wm1 in two's complement modulo B^l.
+    for x in sqm1.iter_mut() {
+        *x ^= negative;
+    }
+    carry_through(sqm1, negative & 1);
 
     // Interpolation, in place: sq2 becomes c3, sq1 c2, sqm1 c1.
     sub_assign(sq2, sqm1); // W2 - Wm1
@@ -160,21 +184,32 @@ mod tests {
         }
     }
 
-    /// Squares at and around the sizes where the split is uneven (r = k, k - 1, k - 2),
-    /// with random, all-ones and half-ones operands, against num-bigint.
+    /// Products and squares at and around the sizes where the split is uneven (r = k,
+    /// k - 1, k - 2), with random, all-ones, half-ones and zero operands in every
+    /// pairing (so a(-1) and b(-1) of either sign, and zero), against num-bigint.
     #[test]
-    fn squares_match_num_bigint() {
+    fn products_and_squares_match_num_bigint() {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(22);
+        let mut operand = |n: usize, kind: usize| -> Vec<Limb> {
+            (0..n)
+                .map(|i| [rng.next_u64(), !0, if i < n / 2 { !0 } else { 0 }, if i >= n / 3 && i < 2 * n / 3 { !0 } else { 0 }, 0][kind])
+                .collect()
+        };
         for n in [24, 25, 26, 96, 97, 98, 128, 190, 191, 192, 300, MIN_LIMBS, MIN_LIMBS + 1, MIN_LIMBS + 2] {
-            for kind in 0..3 {
-                let a: Vec<Limb> = (0..n).map(|i| [rng.next_u64(), !0, if i < n / 2 { !0 } else { 0 }][kind]).collect();
-                let want = from_limbs(&a) * from_limbs(&a);
-                for base in super::super::karatsuba::tests::tests_bases() {
-                    let (k, _) = split(n);
-                    let mut s = vec![0; own_scratch(n) + scratch_len(k + 1)];
-                    let mut w = vec![0; 2 * n];
-                    sqr(base, &mut w, &a, &mut s);
-                    assert_eq!(from_limbs(&w), want, "n={n} kind={kind} {base:?}");
+            for kind_a in 0..5 {
+                for kind_b in 0..5 {
+                    let (a, b) = (operand(n, kind_a), operand(n, kind_b));
+                    for base in super::super::karatsuba::tests::tests_bases() {
+                        let (k, _) = split(n);
+                        let mut s = vec![0; own_scratch(n) + scratch_len(k + 1)];
+                        let mut w = vec![0; 2 * n];
+                        product3(base, &mut w, &a, &b, false, &mut s);
+                        assert_eq!(from_limbs(&w), from_limbs(&a) * from_limbs(&b), "n={n} kinds={kind_a},{kind_b} {base:?}");
+                        if kind_a == kind_b {
+                            product3(base, &mut w, &a, &b, true, &mut s);
+                            assert_eq!(from_limbs(&w), from_limbs(&a) * from_limbs(&a), "square n={n} kind={kind_a} {base:?}");
+                        }
+                    }
                 }
             }
         }
