@@ -60,12 +60,13 @@ impl Base {
     /// the base kernel or one Karatsuba level while Karatsuba's nine quarter-size ones
     /// already run in the base kernel's best range.
     ///
-    /// Products, measured on the same machine (fastest of nine batches, two runs, each
-    /// size against GMP's `mpn_mul_n` in the same process): on ADX Toom-3 loses 4-6% at
-    /// 256 limbs, ties at 272 and wins from 288 (288: 18.8 against 20.4-21.2 us; 320:
-    /// 20.5-20.9 against 21.7-23.2 us; 512: 41.3-42.7 against 44.0-46.5 us, which is
-    /// 1.13-1.19x GMP's time instead of 1.20-1.30x); on the portable kernel likewise
-    /// from 288 (288: 32.7-52.8 against 37.0-60.6 us in the two runs).
+    /// Products, measured on the same machine (fastest of nine batches, two runs in
+    /// different host phases, each size against GMP's `mpn_mul_n` in the same process):
+    /// on ADX Toom-3 loses 4-6% at 256 limbs, ties at 272 and wins from 288 (288: 18.8
+    /// and 30.2-30.4 against 20.4-21.2 and 33.1-34.5 us; 320: 20.5-20.9 against
+    /// 21.7-23.2 us; 512: 41.3-42.7 against 44.0-46.5 us, 1.13-1.19x GMP's time instead
+    /// of 1.20-1.30x); on the portable kernel likewise from 288 (288: 32.7-52.8 against
+    /// 37.0-60.6 us).
     fn threshold_toom3(self, square: bool) -> usize {
         match (self, square) {
             (Base::Portable, false) => 288,
