@@ -421,9 +421,6 @@ mod timing {
             .fold(f64::INFINITY, f64::min)
     }
 
-    /// Crossover measurement behind [`Base::threshold_low`], [`Base::threshold_bm1`] and
-    /// the reduction choice of `karatsuba::plan` (not a pass/fail test): `cargo test
-    /// --release -p primekit --lib reduction_crossover -- --ignored --nocapture`.
     /// Measurement behind [`low_split`] (not a pass/fail test): the short product with
     /// halves against the chosen split, as a fraction of a full product. `cargo test
     /// --release -p primekit --lib short_product_split -- --ignored --nocapture`.
@@ -450,6 +447,9 @@ mod timing {
         }
     }
 
+    /// Crossover measurement behind [`Base::threshold_low`], [`Base::threshold_bm1`] and
+    /// the reduction choice of `karatsuba::plan` (not a pass/fail test): `cargo test
+    /// --release -p primekit --lib reduction_crossover -- --ignored --nocapture`.
     #[test]
     #[ignore]
     fn reduction_crossover() {

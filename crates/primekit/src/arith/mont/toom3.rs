@@ -6,8 +6,9 @@
 //! products of a and b evaluated at x = 0, 1, -1, 2 and infinity:
 //!
 //!   W0 = a0 b0 = c0,   W1 = a(1) b(1),   Wm1 = a(-1) b(-1),   W2 = a(2) b(2),
-//!   W4 = a2 b2 = c4,   with a(1) = a0 + a1 + a2, a(-1) = a0 - a1 + a2, a(2) = a0 + 2 a1 + 4 a2,
+//!   W4 = a2 b2 = c4,
 //!
+//! with a(1) = a0 + a1 + a2, a(-1) = a0 - a1 + a2, a(2) = a0 + 2 a1 + 4 a2 (b likewise),
 //! by the interpolation sequence Bodrato & Zanoni (2007) give for these five points:
 //!
 //!   t  = (W2 - Wm1) / 3     = c1 + c2 + 3 c3 + 5 c4
@@ -42,12 +43,12 @@ const fn split(n: usize) -> (usize, usize) {
     (k, n - 2 * k)
 }
 
-/// Scratch limbs [`product`] needs itself for n limbs, besides the recursion's
-/// `scratch_len(k + 1)`: four evaluations of k + 1 limbs per operand and three products
-/// of 2k + 2.
+/// Scratch limbs [`product3`] needs itself for n limbs, besides the recursion's
+/// `scratch_len(k + 1)`: seven values of k + 1 limbs (a partial sum and three
+/// evaluations per operand, the sum shared) and three products of 2k + 2.
 pub(crate) const fn own_scratch(n: usize) -> usize {
     let (k, _) = split(n);
-    8 * (k + 1) + 3 * (2 * k + 2)
+    7 * (k + 1) + 3 * (2 * k + 2)
 }
 
 /// The evaluations of an n-limb operand at 1, -1 and 2 (k + 1 limbs each; `p` is
