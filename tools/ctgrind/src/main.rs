@@ -125,8 +125,10 @@ fn check(name: &str, got: &[Limb], want: &BigUint) {
 }
 
 /// The Montgomery operations and `pow_ct` (exponent of `exp_limbs` limbs) on
-/// `limbs`-limb secrets: 16 (1024 bits, the loop kernels), 8 (512 bits, the register
-/// kernels of `adx_fixed`) and 128 (8,192 bits, Karatsuba with the reduction by products).
+/// `limbs`-limb secrets: 8 (512 bits, the register kernels of `adx_fixed`), 16 (1024
+/// bits, the fixed-length kernels with the straight-line square), 24 (1536 bits, the
+/// loop square and the fixed-length reduction), 40 (2560 bits, the loop kernels) and 128
+/// (8,192 bits, Karatsuba with the reduction by products).
 fn montgomery_and_pow_ct(kernel: Kernel, v: &mut Values, limbs: usize, exp_limbs: usize) {
     let m_limbs = secret_modulus_of(v, limbs);
     let (a, b, e) = (secret_operand(v, limbs), secret_operand(v, limbs), secret_operand(v, exp_limbs));
@@ -303,7 +305,7 @@ fn main() {
                 kernels.push(Kernel::Adx);
             }
             for &k in &kernels {
-                for limbs in [8, 16] {
+                for limbs in [8, 16, 24, 40] {
                     for _ in 0..2 {
                         montgomery_and_pow_ct(k, &mut v, limbs, limbs);
                     }
@@ -329,7 +331,7 @@ fn main() {
                 "ctgrind ct: checked fermat_base_two_ct (secret 1024-bit candidates); 8-lane IFMA Fermat {}",
                 if lanes { "checked" } else { "NOT checked (no AVX-512 IFMA on this (virtual) CPU)" }
             );
-            println!("ctgrind ct: checked kernels {kernels:?}: MontContext::{{to_mont, mul, sqr, from_mont}}, pow_ct (512- and 1024-bit secret modulus, base, exponent; 8,192-bit modulus and base with a 64-bit exponent); MillerRabin::passes_ct (secret n except top and low byte, secret base)");
+            println!("ctgrind ct: checked kernels {kernels:?}: MontContext::{{to_mont, mul, sqr, from_mont}}, pow_ct (512-, 1024-, 1536- and 2560-bit secret modulus, base, exponent; 8,192-bit modulus and base with a 64-bit exponent); MillerRabin::passes_ct (secret n except top and low byte, secret base)");
         }
         "leaky-control" => {
             leaky_control(&mut v);

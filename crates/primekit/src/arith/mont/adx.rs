@@ -18,6 +18,10 @@
 //! The reduction defers each row's carry word into the limb the row has just zeroed, and
 //! adds those carries to the high half in one pass at the end, so rows never wait on a
 //! read-modify-write of the row's top limb.
+//!
+//! Which code runs at n limbs: 8, the register kernels of `adx_fixed`; 9..=32, the
+//! fixed-length kernels of `adx_unrolled` (its square up to 16 limbs; from 17 the square
+//! is `sqr_wide` here, its reduction `adx_unrolled`'s); every other n, the loops here.
 
 use crate::arith::cpu::Bmi2Adx;
 use crate::arith::limbs::Limb;
@@ -486,14 +490,41 @@ fn try_fixed(cpu: Bmi2Adx, out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb],
     }
 }
 
-/// Montgomery product: full product then `redc_wide`; 2n^2 word products. For n = 8,
-/// the register kernel of `adx_fixed`.
+/// Evaluates `$body` with the constant `$N` = `$n` when `$n` is one of 9..=32, the
+/// sizes of `adx_unrolled` (the body converts its slices to arrays of `$N`).
+macro_rules! for_unrolled_len {
+    ($n:expr, |$N:ident| $body:expr) => {
+        for_unrolled_len!(@arms $n, $N, $body, 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32)
+    };
+    (@arms $n:expr, $N:ident, $body:expr, $($len:literal)*) => {
+        match $n {
+            $($len => {
+                const $N: usize = $len;
+                $body
+            })*
+            _ => {}
+        }
+    };
+}
+
+/// Montgomery product: full product then reduction; 2n^2 word products. For n = 8,
+/// the register kernel of `adx_fixed`; for 9..=32 limbs, `adx_unrolled`'s.
 pub(crate) fn mont_mul(cpu: Bmi2Adx, out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], m0inv: Limb, t: &mut [Limb]) {
     let n = m.len();
     assert!(n >= 1 && a.len() == n && b.len() == n && out.len() == n && t.len() >= 2 * n + 2);
     if try_fixed(cpu, out, a, b, m, m0inv) {
         return;
     }
+    use super::adx_unrolled as u;
+    for_unrolled_len!(n, |N| return u::mont_mul::<N>(cpu, arr_mut(out), arr(a), arr(b), arr(m), m0inv, t));
+    mont_mul_loops(cpu, out, a, b, m, m0inv, t)
+}
+
+/// [`mont_mul`] on the loops of this module at every n (the sizes between use them; the
+/// measurement of `adx_unrolled` compares against them).
+pub(super) fn mont_mul_loops(_: Bmi2Adx, out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], m0inv: Limb, t: &mut [Limb]) {
+    let n = m.len();
+    assert!(n >= 1 && a.len() == n && b.len() == n && out.len() == n && t.len() >= 2 * n + 2);
     // SAFETY: lengths checked above; `out` is a distinct &mut, `t` a distinct &mut; the
     // token proves the CPU runs BMI2 and ADX.
     unsafe {
@@ -511,24 +542,54 @@ pub(crate) fn redc(cpu: Bmi2Adx, out: &mut [Limb], t: &mut [Limb], m: &[Limb], m
     {
         return super::adx_fixed::redc8(cpu, o, w, m, m0inv);
     }
+    use super::adx_unrolled as u;
+    for_unrolled_len!(n, |N| return u::redc::<N>(cpu, arr_mut(out), t, arr(m), m0inv));
     // SAFETY: as in mont_mul.
     unsafe { redc_wide(out.as_mut_ptr(), t.as_mut_ptr(), m.as_ptr(), m0inv, n) }
 }
 
-/// Montgomery square: cross products once, doubled, plus the diagonal, then
-/// `redc_wide`; about 1.5n^2 word products. For n = 8, the straight-line square and
-/// register reduction of `adx_fixed`.
+/// Montgomery square: cross products once, doubled, plus the diagonal, then the
+/// reduction; about 1.5n^2 word products. For n = 8, the straight-line square and
+/// register reduction of `adx_fixed`; for 9..=32 limbs, `adx_unrolled`'s kernels (see
+/// the module doc).
 pub(crate) fn mont_sqr(cpu: Bmi2Adx, out: &mut [Limb], a: &[Limb], m: &[Limb], m0inv: Limb, t: &mut [Limb]) {
     let n = m.len();
     assert!(n >= 1 && a.len() == n && out.len() == n && t.len() >= 2 * n + 2);
     if let (Ok(o), Ok(a), Ok(m)) = (<&mut [Limb; 8]>::try_from(&mut *out), <&[Limb; 8]>::try_from(a), <&[Limb; 8]>::try_from(m)) {
         return super::adx_fixed::mont_sqr8(cpu, o, a, m, m0inv);
     }
+    use super::adx_unrolled as u;
+    if n <= u::MAX_SQUARE_LIMBS {
+        for_unrolled_len!(n, |N| return u::mont_sqr::<N>(cpu, arr_mut(out), arr(a), arr(m), m0inv, t));
+    }
+    // SAFETY: as in mont_mul.
+    unsafe { sqr_wide(t.as_mut_ptr(), a.as_ptr(), n) };
+    for_unrolled_len!(n, |N| return u::redc::<N>(cpu, arr_mut(out), t, arr(m), m0inv));
+    // SAFETY: as in mont_mul.
+    unsafe { redc_wide(out.as_mut_ptr(), t.as_mut_ptr(), m.as_ptr(), m0inv, n) }
+}
+
+/// [`mont_sqr`] on the loops of this module at every n, for the measurement in
+/// `adx_unrolled`.
+#[cfg(test)]
+pub(super) fn mont_sqr_loops(_: Bmi2Adx, out: &mut [Limb], a: &[Limb], m: &[Limb], m0inv: Limb, t: &mut [Limb]) {
+    let n = m.len();
+    assert!(n >= 1 && a.len() == n && out.len() == n && t.len() >= 2 * n + 2);
     // SAFETY: as in mont_mul.
     unsafe {
         sqr_wide(t.as_mut_ptr(), a.as_ptr(), n);
         redc_wide(out.as_mut_ptr(), t.as_mut_ptr(), m.as_ptr(), m0inv, n);
     }
+}
+
+/// `x` as an array of its own length (the callers match the length first).
+fn arr<const N: usize>(x: &[Limb]) -> &[Limb; N] {
+    x.try_into().expect("length checked by the caller")
+}
+
+/// `x` as a mutable array of its own length (the callers match the length first).
+fn arr_mut<const N: usize>(x: &mut [Limb]) -> &mut [Limb; N] {
+    x.try_into().expect("length checked by the caller")
 }
 
 /// `w[..2n] = a * b` (full product, n = a.len() = b.len() >= 1), for the Karatsuba

@@ -6,6 +6,8 @@ pub(crate) mod adx;
 #[cfg(target_arch = "x86_64")]
 mod adx_fixed;
 #[cfg(target_arch = "x86_64")]
+mod adx_unrolled;
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod ifma;
 mod karatsuba;
 #[cfg(test)]
