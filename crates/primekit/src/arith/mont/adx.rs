@@ -19,9 +19,10 @@
 //! adds those carries to the high half in one pass at the end, so rows never wait on a
 //! read-modify-write of the row's top limb.
 //!
-//! Which code runs at n limbs: 8, the register kernels of `adx_fixed`; 9..=32, the
-//! fixed-length kernels of `adx_unrolled` (its square up to 16 limbs; from 17 the square
-//! is `sqr_wide` here, its reduction `adx_unrolled`'s); every other n, the loops here.
+//! Which code runs at n limbs: 8, the register kernels of `adx_fixed`; 9..=48, the
+//! fixed-length kernels of `adx_unrolled` (products, reductions, and squares up to 16
+//! limbs; from 17 the square's cross products are `sqr_wide`'s loops); every other n, the
+//! loops here. The same holds for the full products of the Karatsuba base case.
 
 use crate::arith::cpu::Bmi2Adx;
 use crate::arith::limbs::Limb;
@@ -490,11 +491,11 @@ fn try_fixed(cpu: Bmi2Adx, out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb],
     }
 }
 
-/// Evaluates `$body` with the constant `$N` = `$n` when `$n` is one of 9..=32, the
+/// Evaluates `$body` with the constant `$N` = `$n` when `$n` is one of 9..=48, the
 /// sizes of `adx_unrolled` (the body converts its slices to arrays of `$N`).
 macro_rules! for_unrolled_len {
     ($n:expr, |$N:ident| $body:expr) => {
-        for_unrolled_len!(@arms $n, $N, $body, 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32)
+        for_unrolled_len!(@arms $n, $N, $body, 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48)
     };
     (@arms $n:expr, $N:ident, $body:expr, $($len:literal)*) => {
         match $n {
@@ -508,7 +509,7 @@ macro_rules! for_unrolled_len {
 }
 
 /// Montgomery product: full product then reduction; 2n^2 word products. For n = 8,
-/// the register kernel of `adx_fixed`; for 9..=32 limbs, `adx_unrolled`'s.
+/// the register kernel of `adx_fixed`; for 9..=48 limbs, `adx_unrolled`'s.
 pub(crate) fn mont_mul(cpu: Bmi2Adx, out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], m0inv: Limb, t: &mut [Limb]) {
     let n = m.len();
     assert!(n >= 1 && a.len() == n && b.len() == n && out.len() == n && t.len() >= 2 * n + 2);
@@ -550,7 +551,7 @@ pub(crate) fn redc(cpu: Bmi2Adx, out: &mut [Limb], t: &mut [Limb], m: &[Limb], m
 
 /// Montgomery square: cross products once, doubled, plus the diagonal, then the
 /// reduction; about 1.5n^2 word products. For n = 8, the straight-line square and
-/// register reduction of `adx_fixed`; for 9..=32 limbs, `adx_unrolled`'s kernels (see
+/// register reduction of `adx_fixed`; for 9..=48 limbs, `adx_unrolled`'s kernels (see
 /// the module doc).
 pub(crate) fn mont_sqr(cpu: Bmi2Adx, out: &mut [Limb], a: &[Limb], m: &[Limb], m0inv: Limb, t: &mut [Limb]) {
     let n = m.len();
@@ -594,9 +595,10 @@ fn arr_mut<const N: usize>(x: &mut [Limb]) -> &mut [Limb; N] {
 
 /// `w[..2n] = a * b` (full product, n = a.len() = b.len() >= 1), for the Karatsuba
 /// recursion's base case. Same timing contract as the Montgomery kernels.
-pub(crate) fn mul_full(_: Bmi2Adx, w: &mut [Limb], a: &[Limb], b: &[Limb]) {
+pub(crate) fn mul_full(cpu: Bmi2Adx, w: &mut [Limb], a: &[Limb], b: &[Limb]) {
     let n = a.len();
     assert!(n >= 1 && b.len() == n && w.len() >= 2 * n);
+    for_unrolled_len!(n, |N| return super::adx_unrolled::mul_full::<N>(cpu, w, arr(a), arr(b)));
     // SAFETY: lengths checked; `w` is a distinct &mut; the token proves BMI2/ADX.
     unsafe { mul_wide(w.as_mut_ptr(), a.as_ptr(), b.as_ptr(), n) }
 }
