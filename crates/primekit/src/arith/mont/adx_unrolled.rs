@@ -38,8 +38,10 @@ use core::arch::asm;
 /// (assembler expressions: `$v` and `$w` are base-plus-offset texts in limbs, `$len`
 /// the row length), starting from no pending word and ending with the row's carry word
 /// (its value at position `$w + len`) in `{hp}`. After the pair at j = 0 the value at
-/// position `$w + 1`, final for this row, is in `{lo}`; `$after_first` runs there.
-/// Clobbers `{lo}`, `{hi}`, `{hp}`, CF, OF.
+/// position `$w + 1`, final for this row, is in `{lo}`; `$after_first` runs there and
+/// must leave CF and OF alone (both chains are live). Needs len >= 2 when
+/// `$after_first` is not empty. Clobbers `{lo}`, `{hi}`, `{hp}`, CF, OF, and the
+/// assembler symbol `pk_j` (the `pk_*` symbols are this module's own).
 macro_rules! row_text {
     ($v:literal, $w:literal, $len:literal, $after_first:literal) => {
         concat!(
@@ -98,7 +100,8 @@ macro_rules! row_text {
 
 /// Smallest limb count with kernels here (`adx_fixed` has 8; a row needs two steps).
 pub(crate) const MIN_LIMBS: usize = 9;
-/// Largest limb count with kernels here (each N is its own code, about 100N bytes).
+/// Largest limb count with kernels here (each N is its own code: about 100N bytes for a
+/// product with its reduction).
 pub(crate) const MAX_LIMBS: usize = 48;
 /// Largest limb count of [`mont_sqr`] (straight-line cross products).
 pub(crate) const MAX_SQUARE_LIMBS: usize = 16;
