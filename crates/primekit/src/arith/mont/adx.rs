@@ -521,8 +521,8 @@ pub(crate) fn mont_mul(cpu: Bmi2Adx, out: &mut [Limb], a: &[Limb], b: &[Limb], m
     mont_mul_loops(cpu, out, a, b, m, m0inv, t)
 }
 
-/// [`mont_mul`] on the loops of this module at every n (the sizes between use them; the
-/// measurement of `adx_unrolled` compares against them).
+/// [`mont_mul`] on this module's loops, at any n: what the sizes outside 8..=48 run,
+/// and the baseline of `adx_unrolled`'s measurement.
 pub(super) fn mont_mul_loops(_: Bmi2Adx, out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], m0inv: Limb, t: &mut [Limb]) {
     let n = m.len();
     assert!(n >= 1 && a.len() == n && b.len() == n && out.len() == n && t.len() >= 2 * n + 2);
@@ -643,5 +643,19 @@ mod tests {
             },
             17,
         );
+    }
+
+    /// The dispatch macro's list of lengths is exactly the range the fixed-length
+    /// kernels accept.
+    #[test]
+    fn unrolled_lengths_are_the_kernels_range() {
+        fn covered(n: usize) -> bool {
+            for_unrolled_len!(n, |N| return N == n);
+            false
+        }
+        use super::super::adx_unrolled::{MAX_LIMBS, MIN_LIMBS};
+        for n in 1..=2 * MAX_LIMBS {
+            assert_eq!(covered(n), (MIN_LIMBS..=MAX_LIMBS).contains(&n), "n = {n}");
+        }
     }
 }

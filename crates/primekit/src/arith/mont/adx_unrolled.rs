@@ -163,8 +163,9 @@ pub(crate) fn mul_full<const N: usize>(_: Bmi2Adx, w: &mut [Limb], a: &[Limb; N]
 pub(crate) fn mont_sqr<const N: usize>(cpu: Bmi2Adx, out: &mut [Limb; N], a: &[Limb; N], m: &[Limb; N], m0inv: Limb, w: &mut [Limb]) {
     assert!((MIN_LIMBS..=MAX_SQUARE_LIMBS).contains(&N) && w.len() >= 2 * N);
     w[..2 * N].fill(0);
-    // SAFETY: as in `mont_mul` (within a[0..N] and w[0..2N]). Cross row i adds a_i*a[i+1..N] into w[2i+1..i+N] and
-    // writes its carry word into w[i+N], untouched by earlier rows.
+    // SAFETY: the arrays fix every length; all accesses are within a[0..N] and w[0..2N];
+    // the token proves BMI2 and ADX. Cross row i adds a_i*a[i+1..N] into w[2i+1..i+N]
+    // and writes its carry word into w[i+N], untouched by earlier rows.
     unsafe {
         asm!(
             ".set pk_n, {n}",
@@ -183,13 +184,13 @@ pub(crate) fn mont_sqr<const N: usize>(cpu: Bmi2Adx, out: &mut [Limb; N], a: &[L
             "mov rdx, qword ptr [{a} + 8*pk_i]",
             "mulx {hi}, {lo}, rdx",
             "mov {hp}, qword ptr [{w} + 16*pk_i]",
-            "mov {nq}, qword ptr [{w} + 16*pk_i + 8]",
+            "mov {x}, qword ptr [{w} + 16*pk_i + 8]",
             "adcx {hp}, {hp}",
-            "adcx {nq}, {nq}",
+            "adcx {x}, {x}",
             "adox {hp}, {lo}",
-            "adox {nq}, {hi}",
+            "adox {x}, {hi}",
             "mov qword ptr [{w} + 16*pk_i], {hp}",
-            "mov qword ptr [{w} + 16*pk_i + 8], {nq}",
+            "mov qword ptr [{w} + 16*pk_i + 8], {x}",
             ".set pk_i, pk_i + 1",
             ".endr",
             n = const N,
@@ -198,7 +199,7 @@ pub(crate) fn mont_sqr<const N: usize>(cpu: Bmi2Adx, out: &mut [Limb; N], a: &[L
             lo = out(reg) _,
             hi = out(reg) _,
             hp = out(reg) _,
-            nq = out(reg) _,
+            x = out(reg) _,
             out("rdx") _,
             options(nostack),
         );
