@@ -26,6 +26,36 @@ use num_traits::One;
 /// thresholds in [`Base::threshold`]).
 pub(crate) const BASE_LIMBS: usize = 24;
 
+/// Test-only overrides of the thresholds below (0: none), indexed by [`Knob`], so that
+/// one process can time several settings interleaved: on a shared host that is the only
+/// way differences of a few percent stand out from the load of other tenants.
+#[cfg(test)]
+pub(crate) static OVERRIDE: [std::sync::atomic::AtomicUsize; 6] = [const { std::sync::atomic::AtomicUsize::new(0) }; 6];
+
+/// The thresholds below, as [`OVERRIDE`] indexes them.
+#[derive(Clone, Copy)]
+pub(crate) enum Knob {
+    Mul = 0,
+    Sqr = 1,
+    Bm1 = 2,
+    Low = 3,
+    Toom3Mul = 4,
+    Toom3Sqr = 5,
+}
+
+/// `default`, unless a test has overridden `knob`.
+#[inline]
+fn knob(#[allow(unused_variables)] knob: Knob, default: usize) -> usize {
+    #[cfg(test)]
+    {
+        let o = OVERRIDE[knob as usize].load(std::sync::atomic::Ordering::Relaxed);
+        if o != 0 {
+            return o;
+        }
+    }
+    default
+}
+
 /// The schoolbook full products the recursion bottoms out in.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Base {
@@ -37,18 +67,28 @@ pub(crate) enum Base {
 impl Base {
     /// Operand size from which one Karatsuba level beats this kernel's schoolbook
     /// product (`square`: its squaring, which is already 1.5-2x cheaper than a product).
-    /// Measured with `cargo test --release -p primekit --lib karatsuba_crossover --
-    /// --ignored --nocapture` (products on AMD Zen 5; the ADX square, whose linear passes
-    /// became carry chains in assembly, on Intel Xeon Emerald Rapids).
+    ///
+    /// Portable: measured with `cargo test --release -p primekit --lib
+    /// karatsuba_crossover -- --ignored --nocapture` on AMD Zen 5. ADX: chosen on the whole
+    /// Montgomery square of the contexts that use this module, since a product's own
+    /// crossover misleads here (a level pays off differently inside the reduction's
+    /// products): `cargo test --release -p primekit --lib threshold_settings -- --ignored
+    /// --nocapture` on Intel Xeon Emerald Rapids, where the fixed-length kernels make
+    /// 16-limb products and 32-limb squares cheap leaves. There, products from 32 limbs
+    /// rather than 48 and squares from 64 rather than 96 made the Montgomery square 1-2.5%
+    /// and 3-4% faster at 128-512 limbs, in every one of three runs.
     fn threshold(self, square: bool) -> usize {
-        match (self, square) {
-            (Base::Portable, false) => 24,
-            (Base::Portable, true) => 64,
-            #[cfg(target_arch = "x86_64")]
-            (Base::Adx(_), false) => 48,
-            #[cfg(target_arch = "x86_64")]
-            (Base::Adx(_), true) => 96,
-        }
+        knob(
+            if square { Knob::Sqr } else { Knob::Mul },
+            match (self, square) {
+                (Base::Portable, false) => 24,
+                (Base::Portable, true) => 64,
+                #[cfg(target_arch = "x86_64")]
+                (Base::Adx(_), false) => 32,
+                #[cfg(target_arch = "x86_64")]
+                (Base::Adx(_), true) => 64,
+            },
+        )
     }
 
     /// Operand size from which a product (`square`: a square) is split in three
@@ -68,34 +108,46 @@ impl Base {
     /// of 1.20-1.30x); on the portable kernel likewise from 288 (288: 32.7-52.8 against
     /// 37.0-60.6 us).
     fn threshold_toom3(self, square: bool) -> usize {
-        match (self, square) {
-            (Base::Portable, false) => 288,
-            (Base::Portable, true) => 384,
-            #[cfg(target_arch = "x86_64")]
-            (Base::Adx(_), false) => 288,
-            #[cfg(target_arch = "x86_64")]
-            (Base::Adx(_), true) => 384,
-        }
+        knob(
+            if square { Knob::Toom3Sqr } else { Knob::Toom3Mul },
+            match (self, square) {
+                (Base::Portable, false) => 288,
+                (Base::Portable, true) => 384,
+                #[cfg(target_arch = "x86_64")]
+                (Base::Adx(_), false) => 288,
+                #[cfg(target_arch = "x86_64")]
+                (Base::Adx(_), true) => 384,
+            },
+        )
     }
 
     /// Operand size from which [`redc_products::mul_low`] splits the short product
     /// rather than running the base kernel's rows.
     pub(crate) fn threshold_low(self) -> usize {
-        match self {
-            Base::Portable => 24,
-            #[cfg(target_arch = "x86_64")]
-            Base::Adx(_) => 48,
-        }
+        knob(
+            Knob::Low,
+            match self {
+                Base::Portable => 24,
+                #[cfg(target_arch = "x86_64")]
+                Base::Adx(_) => 48,
+            },
+        )
     }
 
     /// Even operand size from which [`redc_products::mul_mod_bm1`] splits the product
     /// modulo `B^n - 1` into its two half-size residues rather than folding a full one.
+    /// On ADX 32 rather than 64 made the Montgomery square 1.5-2% faster at 128 limbs
+    /// (`threshold_settings`, as for [`Base::threshold`]); no setting measured better
+    /// than 48 on the portable kernel.
     pub(crate) fn threshold_bm1(self) -> usize {
-        match self {
-            Base::Portable => 48,
-            #[cfg(target_arch = "x86_64")]
-            Base::Adx(_) => 64,
-        }
+        knob(
+            Knob::Bm1,
+            match self {
+                Base::Portable => 48,
+                #[cfg(target_arch = "x86_64")]
+                Base::Adx(_) => 32,
+            },
+        )
     }
 
     /// `w[..n] = a * b mod 2^(64n)`, n = a.len() = b.len().
@@ -355,7 +407,7 @@ pub(crate) mod tests {
             for square in [false, true] {
                 assert!(base.threshold_toom3(square) >= toom3::MIN_LIMBS, "{base:?}");
             }
-            assert!(base.threshold_bm1() >= 2 * BASE_LIMBS, "{base:?}");
+            assert!(base.threshold_bm1() >= 4, "{base:?}");
         }
     }
 
@@ -487,6 +539,59 @@ pub(crate) mod tests {
                 let kara_sq = time(&mut |w, s| product(base, w, &a, &a, true, s));
                 eprintln!("{base:?} n={n}: schoolbook mul {school:.0} ns, sqr {school_sq:.0} ns; with Karatsuba mul {kara:.0} ns, sqr {kara_sq:.0} ns");
             }
+        }
+    }
+
+    /// Measurement behind the ADX thresholds (not a pass/fail test): the Montgomery square
+    /// of a context per size under the default thresholds and under each setting of
+    /// `PRIMEKIT_THRESHOLDS` (`;`-separated settings of `knob=limbs,...`, knobs `mul`,
+    /// `sqr`, `bm1`, `low`, `toom3mul`, `toom3sqr`; default: the thresholds before the
+    /// last retuning), fastest of 41 interleaved rounds, each as a ratio to the default.
+    /// `cargo test --release -p primekit --lib threshold_settings -- --ignored --nocapture`
+    /// (`PRIMEKIT_KERNEL=portable` for the portable kernel's thresholds).
+    #[test]
+    #[ignore]
+    fn threshold_settings() {
+        use std::sync::atomic::Ordering::Relaxed;
+        let spec = std::env::var("PRIMEKIT_THRESHOLDS").unwrap_or_else(|_| "mul=48,sqr=96,bm1=64;mul=48;sqr=96;bm1=64".into());
+        let names = ["mul", "sqr", "bm1", "low", "toom3mul", "toom3sqr"];
+        let mut settings = vec![("default".to_string(), [0usize; 6])];
+        for setting in spec.split(';') {
+            let mut v = [0usize; 6];
+            for kv in setting.split(',') {
+                let (k, x) = kv.split_once('=').expect("knob=limbs");
+                v[names.iter().position(|&n| n == k).expect("known knob")] = x.parse().expect("limbs");
+            }
+            settings.push((setting.to_string(), v));
+        }
+        let cpu = crate::arith::cpu::Tokens::selected().expect("a kernel this CPU has");
+        for n in [128usize, 192, 256, 384, 512] {
+            let Some((base, reduction)) = plan(cpu, n) else { continue };
+            let r = BigUint::one() << (64 * n);
+            let m = to_limbs(&(&r - 24_691u32), n).unwrap();
+            let a: Vec<Limb> = (0..n as u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 1).collect();
+            let m0 = neg_inv_mod_word(m[0]);
+            let reps = 2_000_000 / (n * n) + 2;
+            let mut best = vec![f64::INFINITY; settings.len()];
+            let mut out = vec![0; n];
+            for _ in 0..41 {
+                for (i, (_, v)) in settings.iter().enumerate() {
+                    for (o, &x) in OVERRIDE.iter().zip(v) {
+                        o.store(x, Relaxed);
+                    }
+                    let bm = BigMont::new(base, reduction, &m, m0);
+                    let mut s = vec![0; bm.scratch_len()];
+                    let t = std::time::Instant::now();
+                    for _ in 0..reps {
+                        bm.sqr(&mut out, &a, &mut s);
+                    }
+                    best[i] = best[i].min(t.elapsed().as_nanos() as f64 / reps as f64);
+                }
+            }
+            OVERRIDE.iter().for_each(|o| o.store(0, Relaxed));
+            let row: Vec<String> =
+                settings.iter().zip(&best).map(|((name, _), t)| format!("{name}: {t:.0} ns ({:.3})", t / best[0])).collect();
+            eprintln!("{base:?} n={n}: {}", row.join(" | "));
         }
     }
 }

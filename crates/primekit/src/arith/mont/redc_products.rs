@@ -80,11 +80,12 @@ fn mul_mod_bp1(base: Base, y: &mut [Limb], a: &[Limb], b: &[Limb], s: &mut [Limb
     y[h] = carry_through(lo, b1 | b2 | (a[h] & b[h]));
 }
 
-/// Scratch limbs of [`mul_mod_bm1`] for n-limb operands, for any split threshold of at
-/// least 2 [`BASE_LIMBS`] (and product thresholds of at least [`BASE_LIMBS`]).
+/// Scratch limbs of [`mul_mod_bm1`] for n-limb operands, for any split threshold (and
+/// product thresholds of at least [`BASE_LIMBS`]): every even size from 4 limbs is
+/// counted both ways.
 pub(crate) const fn bm1_scratch(n: usize) -> usize {
     let whole = 2 * n + product_scratch(n);
-    if !n.is_multiple_of(2) || n < 2 * BASE_LIMBS {
+    if !n.is_multiple_of(2) || n < 4 {
         return whole;
     }
     let h = n / 2;
