@@ -44,11 +44,17 @@ pub(super) fn neg_inv_mod_2_28(m0: u64) -> u64 {
     neg_inv_mod_word(m0) & super::avx2_columns::MASK28
 }
 
+/// Digits per lane for a modulus of `bits` bits (4m <= R needs bits + 2, then rounded up
+/// to a fixed-length kernel where that pays: [`super::avx2_columns::digits_for`]).
+pub(super) fn digits(bits: usize) -> usize {
+    super::avx2_columns::digits_for((bits + 2).div_ceil(DIGIT_BITS))
+}
+
 impl Avx2x4 {
     /// Context for odd `m >= 3` with 4m <= 2^(28 MAX_DIGITS) (about 7,100 bits), else
     /// `None`.
     pub(super) fn new(cpu: Avx2, m: &BigUint) -> Option<Avx2x4> {
-        let l = (m.bits() as usize + 2).div_ceil(DIGIT_BITS);
+        let l = digits(m.bits() as usize);
         if !m.bit(0) || m.bits() < 2 || l > MAX_DIGITS {
             return None;
         }

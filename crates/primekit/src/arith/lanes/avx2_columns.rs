@@ -240,7 +240,7 @@ pub(super) unsafe fn amm_fixed<const L: usize, const SQUARE: bool>(
     m: &[Digit; L],
     inv: &Digit,
 ) {
-    const { assert!(L >= 1 && 2 * L <= 256 && L <= MAX_DIGITS) };
+    const { assert!(L >= 1 && L <= MAX_DIGITS) };
     let mut buf = [MaybeUninit::<__m256i>::uninit(); 2 * MAX_DIGITS + 3 * W];
     // SAFETY: AVX2 (caller); lengths as required.
     let (bp, mp) = unsafe { padded(&mut buf[..2 * L + 3 * W], if SQUARE { a } else { b }, m) };
@@ -259,19 +259,23 @@ pub(super) unsafe fn amm_fixed<const L: usize, const SQUARE: bool>(
             }
         )* };
     }
-    each_block!(0 4 8 12 16 20 24 28 32 36 40 44 48 52 56 60 64 68 72 76 80 84 88 92 96 100 104 108 112 116 120 124 128 132 136 140 144 148 152 156 160 164 168 172 176 180 184 188 192 196 200 204 208 212 216 220 224 228 232 236 240 244 248 252);
+    each_block!(0 4 8 12 16 20 24 28 32 36 40 44 48 52 56 60 64 68 72 76 80 84 88 92 96 100 104 108 112 116 120 124 128 132 136 140 144 148 152 156 160 164 168 172 176 180 184 188 192 196 200 204 208 212 216 220 224 228 232 236 240 244 248 252 256 260 264 268 272 276 280 284 288 292 296 300 304 308 312 316 320 324 328 332 336 340 344 348 352 356 360 364 368 372 376 380 384 388 392 396 400 404 408 412 416 420 424 428 432 436 440 444 448 452 456 460 464 468 472 476 480 484 488 492 496 500 504 508);
 }
 
-/// [`amm_fixed`] when l is one of the digit counts of the RSA prime sizes 512, 1024,
-/// 1536, 2048 and 3072 bits plus the guard bits (19, 37, 55, 74, 110: ceil((bits + 4) /
-/// 28), the same l as ceil((bits + 2) / 28) there), else [`amm`]: same contract.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn product<const SQUARE: bool>(out: &mut [Digit], a: &[Digit], b: &[Digit], m: &[Digit], inv: &Digit) {
-    macro_rules! fixed {
-        ($($l:literal)*) => {
+/// Defines [`FIXED_DIGITS`] and [`product`] from one list, so the two cannot disagree.
+macro_rules! with_fixed_digits {
+    ($($l:literal)*) => {
+        /// The digit counts with a kernel of their own ([`amm_fixed`]): the RSA prime and
+        /// Diffie-Hellman sizes 512, 768, 1024, 1536, 2048, 3072 and 4096 bits plus the
+        /// guard bits (ceil((bits + 4) / 28), the same l as ceil((bits + 2) / 28) there).
+        pub(super) const FIXED_DIGITS: &[usize] = &[$($l),*];
+
+        /// [`amm_fixed`] when l is one of [`FIXED_DIGITS`], else [`amm`]: same contract.
+        ///
+        /// # Safety
+        /// The CPU must support AVX2.
+        #[target_feature(enable = "avx2")]
+        pub(super) unsafe fn product<const SQUARE: bool>(out: &mut [Digit], a: &[Digit], b: &[Digit], m: &[Digit], inv: &Digit) {
             match m.len() {
                 $($l => {
                     let (o, a, b, m): (&mut [Digit; $l], &[Digit; $l], &[Digit; $l], &[Digit; $l]) =
@@ -282,9 +286,51 @@ pub(super) unsafe fn product<const SQUARE: bool>(out: &mut [Digit], a: &[Digit],
                 // SAFETY: forwarded (AVX2).
                 _ => unsafe { amm::<SQUARE>(out, a, b, m, inv) },
             }
-        };
+        }
+    };
+}
+
+with_fixed_digits!(19 28 37 55 74 110 147);
+
+/// Whether l digits run a kernel of their own ([`FIXED_DIGITS`]).
+pub(super) const fn is_fixed(l: usize) -> bool {
+    let mut i = 0;
+    while i < FIXED_DIGITS.len() {
+        if FIXED_DIGITS[i] == l {
+            return true;
+        }
+        i += 1;
     }
-    fixed!(19 37 55 74 110)
+    false
+}
+
+/// Whether four lanes of l digits (after [`digits_for`]) beat four scalar ADX
+/// exponentiations one at a time: always with a kernel of its own, and with the generic
+/// kernel from 48 digits (about 1,300 bits). Eight Miller-Rabin rounds, lanes against
+/// `adx` (`cargo test --release -p primekit --lib lanes_vs_scalar -- --ignored
+/// --nocapture`, Intel Xeon Emerald Rapids): generic lanes took 1.46x the scalar time at
+/// 640 bits, 1.33x at 768, 1.30x at 896, 0.99x at 1,280, 0.83x at 2,560; fixed ones
+/// 0.56-0.74x at 512-3,072 bits.
+pub(super) const fn lanes_pay(l: usize) -> bool {
+    is_fixed(l) || l >= 48
+}
+
+/// The digit count to hold numbers that need `l`: the next of [`FIXED_DIGITS`] when it is
+/// at most 15% more, else `l` itself. Any l' >= l meets the contract (4m <= R only gets
+/// easier), and the generic kernel costs 1.5-2.3x a fixed one of the same length
+/// (`time_generic_vs_fixed`: squares of 28 digits 660-1004 against 428-573 ns, of 37
+/// 1538-1656 against 843-996 ns, Intel Xeon Emerald Rapids), while 15% more digits cost
+/// at most 1.32x the work.
+pub(super) const fn digits_for(l: usize) -> usize {
+    let mut i = 0;
+    while i < FIXED_DIGITS.len() {
+        let f = FIXED_DIGITS[i];
+        if f >= l && 100 * f <= 115 * l {
+            return f;
+        }
+        i += 1;
+    }
+    l
 }
 
 #[cfg(test)]
@@ -304,7 +350,7 @@ mod tests {
     fn extreme_columns_match_num_bigint() {
         let Some(_cpu) = crate::arith::cpu::avx2_or_skip("AVX2 columns") else { return };
         let mut rng = rand::rngs::StdRng::seed_from_u64(2856);
-        for l in [1usize, 2, 5, 19, 37, 74, 110, 126, MERGED_DIGITS, MERGED_DIGITS + 1, 200, MAX_DIGITS] {
+        for l in [1usize, 2, 5, 19, 28, 37, 55, 74, 110, 126, MERGED_DIGITS, MERGED_DIGITS + 1, 147, 200, MAX_DIGITS] {
             let r = BigUint::one() << (DIGIT_BITS * l);
             // All-ones digits but the low one (an odd digit whose inverse is not 1).
             let m = (BigUint::one() << (DIGIT_BITS * l - 2)) - 1u8 - 2 * rng.gen_range(1u32..1 << 20);
@@ -338,6 +384,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Padding never shrinks a number, stays within 15%, lands on a fixed kernel when it
+    /// moves at all, and covers the sizes the fixed kernels are for.
+    #[test]
+    fn digits_for_pads_to_fixed_kernels() {
+        for l in 1..=MAX_DIGITS {
+            let p = digits_for(l);
+            assert!(p >= l && 100 * p <= 115 * l && p <= MAX_DIGITS, "l {l} -> {p}");
+            assert!(p == l || is_fixed(p), "l {l} -> {p}");
+            if is_fixed(l) {
+                assert_eq!(p, l);
+            }
+        }
+        for bits in [512usize, 768, 1024, 1536, 2048, 3072, 4096] {
+            assert!(is_fixed(digits_for((bits + 4).div_ceil(DIGIT_BITS))), "{bits}");
+            assert!(lanes_pay(digits_for((bits + 2).div_ceil(DIGIT_BITS))), "{bits}");
+        }
+        // A generic length below the crossover stays with the scalar kernels.
+        assert!(!lanes_pay(digits_for(22)) && !lanes_pay(digits_for(31)) && !lanes_pay(digits_for(40)));
     }
 
     /// Same-run timing of the generic and the unrolled kernels (`--ignored`).
@@ -378,7 +444,9 @@ mod tests {
                 );
             }
         }
+        run::<28>();
         run::<37>();
         run::<74>();
+        run::<147>();
     }
 }

@@ -27,6 +27,12 @@ use num_bigint::BigUint;
 /// R >= 16m lets a doubled square, < 4m, go into the next squaring unreduced).
 pub(super) const MAX_BITS: usize = MAX_DIGITS * DIGIT_BITS - 4;
 
+/// Digits per lane for candidates of `bits` bits (R >= 16m needs bits + 4, then rounded
+/// up to a fixed-length kernel where that pays: [`super::avx2_columns::digits_for`]).
+pub(super) fn digits(bits: usize) -> usize {
+    super::avx2_columns::digits_for((bits + 4).div_ceil(DIGIT_BITS))
+}
+
 /// Base-2 Fermat test of 1 to 4 candidates at once.
 ///
 /// Contract (checked by the caller, `FermatBatch::test_ct`, except parity): every
@@ -36,7 +42,7 @@ pub(super) const MAX_BITS: usize = MAX_DIGITS * DIGIT_BITS - 4;
 /// cleared. Timing depends only on `bits` (see the module doc).
 pub(super) fn fermat_base_two_lanes(cpu: Avx2, cands: &[BigUint], bits: usize) -> u8 {
     assert!(!cands.is_empty() && cands.len() <= LANES && (3..=MAX_BITS).contains(&bits));
-    let l = (bits + 4).div_ceil(DIGIT_BITS);
+    let l = digits(bits);
     let mut m = vec![[0u64; LANES]; l];
     let mut inv = [0u64; LANES];
     for k in 0..LANES {

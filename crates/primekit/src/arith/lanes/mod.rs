@@ -57,6 +57,13 @@ pub enum Timing {
     ConstantTime,
 }
 
+/// Bits of a context's modulus.
+#[cfg(target_arch = "x86_64")]
+fn modulus_bits(ctx: &MontContext) -> usize {
+    let m = ctx.modulus();
+    64 * m.len() - m.last().map_or(64, |t| t.leading_zeros() as usize)
+}
+
 /// Mask with the low `count` lane bits set.
 pub fn lane_mask(count: usize) -> u64 {
     debug_assert!(count <= 64);
@@ -164,7 +171,9 @@ impl SharedModulus {
     /// (6 rounds one at a time vs in the lanes: 923 vs 346 us at 1024 bits, 3325 vs 2273
     /// us at 2048), so constant-time rounds use lanes from 5 up; the variable-time
     /// sliding window gains from 2. The AVX2 kernel's four lanes pay from 3 rounds
-    /// (`AVX2_MIN_ROUNDS_CT`, `AVX2_MIN_ROUNDS_VARTIME`).
+    /// (`AVX2_MIN_ROUNDS_CT`, `AVX2_MIN_ROUNDS_VARTIME`), and only at the lengths where
+    /// they beat the scalar kernel (`avx2_columns::lanes_pay`: the lengths with a kernel
+    /// of their own, and from about 1,300 bits).
     ///
     /// The IFMA lanes stop paying above 4,096 bits, where the single exponentiation runs
     /// in the context's IFMA domain (same example, 6 constant-time rounds: 31 ms in the
@@ -175,6 +184,8 @@ impl SharedModulus {
             (Kernel::Ifma, _) if ctx.len() > IFMA_WIDE_MAX_LIMBS => return false,
             (Kernel::Ifma, Timing::Vartime) => 2,
             (Kernel::Ifma, Timing::ConstantTime) => 5,
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Avx2, _) if !avx2_columns::lanes_pay(avx2::digits(modulus_bits(ctx))) => return false,
             (Kernel::Avx2, Timing::Vartime) => AVX2_MIN_ROUNDS_VARTIME,
             (Kernel::Avx2, Timing::ConstantTime) => AVX2_MIN_ROUNDS_CT,
             _ => return false,
@@ -334,7 +345,7 @@ impl FermatBatch {
         }
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu.avx2() {
-            if (AVX2_FERMAT_MIN_BITS..=avx2_fermat::MAX_BITS).contains(&bits) {
+            if (AVX2_FERMAT_MIN_BITS..=avx2_fermat::MAX_BITS).contains(&bits) && avx2_columns::lanes_pay(avx2_fermat::digits(bits)) {
                 return FermatBatch { bits, imp: Fermat::Avx2(t) };
             }
         }
