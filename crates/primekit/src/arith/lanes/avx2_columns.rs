@@ -240,7 +240,9 @@ pub(super) unsafe fn amm_fixed<const L: usize, const SQUARE: bool>(
     m: &[Digit; L],
     inv: &Digit,
 ) {
-    const { assert!(L >= 1 && L <= MAX_DIGITS) };
+    // The block list below covers 2L <= 296 columns; it stops at the largest fixed length
+    // (147) because every listed block is expanded for every L, which costs compile time.
+    const { assert!(L >= 1 && 2 * L <= 296 && L <= MAX_DIGITS) };
     let mut buf = [MaybeUninit::<__m256i>::uninit(); 2 * MAX_DIGITS + 3 * W];
     // SAFETY: AVX2 (caller); lengths as required.
     let (bp, mp) = unsafe { padded(&mut buf[..2 * L + 3 * W], if SQUARE { a } else { b }, m) };
@@ -259,7 +261,7 @@ pub(super) unsafe fn amm_fixed<const L: usize, const SQUARE: bool>(
             }
         )* };
     }
-    each_block!(0 4 8 12 16 20 24 28 32 36 40 44 48 52 56 60 64 68 72 76 80 84 88 92 96 100 104 108 112 116 120 124 128 132 136 140 144 148 152 156 160 164 168 172 176 180 184 188 192 196 200 204 208 212 216 220 224 228 232 236 240 244 248 252 256 260 264 268 272 276 280 284 288 292 296 300 304 308 312 316 320 324 328 332 336 340 344 348 352 356 360 364 368 372 376 380 384 388 392 396 400 404 408 412 416 420 424 428 432 436 440 444 448 452 456 460 464 468 472 476 480 484 488 492 496 500 504 508);
+    each_block!(0 4 8 12 16 20 24 28 32 36 40 44 48 52 56 60 64 68 72 76 80 84 88 92 96 100 104 108 112 116 120 124 128 132 136 140 144 148 152 156 160 164 168 172 176 180 184 188 192 196 200 204 208 212 216 220 224 228 232 236 240 244 248 252 256 260 264 268 272 276 280 284 288 292);
 }
 
 /// Defines [`FIXED_DIGITS`] and [`product`] from one list, so the two cannot disagree.
