@@ -57,13 +57,6 @@ pub enum Timing {
     ConstantTime,
 }
 
-/// Bits of a context's modulus.
-#[cfg(target_arch = "x86_64")]
-fn modulus_bits(ctx: &MontContext) -> usize {
-    let m = ctx.modulus();
-    64 * m.len() - m.last().map_or(64, |t| t.leading_zeros() as usize)
-}
-
 /// Mask with the low `count` lane bits set.
 pub fn lane_mask(count: usize) -> u64 {
     debug_assert!(count <= 64);
@@ -185,7 +178,7 @@ impl SharedModulus {
             (Kernel::Ifma, Timing::Vartime) => 2,
             (Kernel::Ifma, Timing::ConstantTime) => 5,
             #[cfg(target_arch = "x86_64")]
-            (Kernel::Avx2, _) if !avx2_columns::lanes_pay(avx2::digits(modulus_bits(ctx))) => return false,
+            (Kernel::Avx2, _) if !avx2_columns::lanes_pay(avx2::digits(super::limbs::bit_len_vartime(ctx.modulus()))) => return false,
             (Kernel::Avx2, Timing::Vartime) => AVX2_MIN_ROUNDS_VARTIME,
             (Kernel::Avx2, Timing::ConstantTime) => AVX2_MIN_ROUNDS_CT,
             _ => return false,

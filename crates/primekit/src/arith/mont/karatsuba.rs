@@ -74,9 +74,11 @@ impl Base {
     /// crossover misleads here (a level pays off differently inside the reduction's
     /// products): `cargo test --release -p primekit --lib threshold_settings -- --ignored
     /// --nocapture` on Intel Xeon Emerald Rapids, where the fixed-length kernels make
-    /// 16-limb products and 32-limb squares cheap leaves. There, products from 32 limbs
-    /// rather than 48 and squares from 64 rather than 96 made the Montgomery square 1-2.5%
-    /// and 3-4% faster at 128-512 limbs, in every one of three runs.
+    /// 16-limb products and 32-limb squares cheap leaves. There (fastest of 41 rounds;
+    /// `results/kernels/2026-11-27-big-thresholds/`), going back to products from 48
+    /// limbs made the Montgomery square at 128/192/256/384/512 limbs 1.032/1.015/1.024/
+    /// 1.018/1.005x slower, squares from 96 1.019/1.000/1.017/1.008/1.041x; the same
+    /// direction in two more comparisons of the settings.
     fn threshold(self, square: bool) -> usize {
         knob(
             if square { Knob::Sqr } else { Knob::Mul },
@@ -136,9 +138,10 @@ impl Base {
 
     /// Even operand size from which [`redc_products::mul_mod_bm1`] splits the product
     /// modulo `B^n - 1` into its two half-size residues rather than folding a full one.
-    /// On ADX 32 rather than 64 made the Montgomery square 1.5-2% faster at 128 limbs
-    /// (`threshold_settings`, as for [`Base::threshold`]); no setting measured better
-    /// than 48 on the portable kernel.
+    /// On ADX, 64 instead of 32 made the Montgomery square 1.015/1.017/1.005/1.008/1.001x
+    /// slower at 128/192/256/384/512 limbs (`threshold_settings`, as for
+    /// [`Base::threshold`]). The portable kernel's value was not re-measured: one run of
+    /// the settings on a noisy host was inconclusive.
     pub(crate) fn threshold_bm1(self) -> usize {
         knob(
             Knob::Bm1,
