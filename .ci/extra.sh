@@ -11,11 +11,12 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 status=0
-bash .ci/fuzz-smoke.sh || status=1
-bash .ci/ctgrind.sh || status=1
-bash .ci/soundness-qemu.sh || status=1
-bash .ci/aarch64.sh || status=1
-bash hw/run.sh test || status=1
-bash tools/slurm/test.sh || status=1
-bash .ci/peers.sh || status=1
+step() { local start=$SECONDS; "$@" || status=1; echo "ci-time: $* took $((SECONDS - start)) s"; }
+step bash .ci/fuzz-smoke.sh
+step bash .ci/ctgrind.sh
+step bash .ci/soundness-qemu.sh
+step bash .ci/aarch64.sh
+step bash hw/run.sh test
+step bash tools/slurm/test.sh
+step bash .ci/peers.sh
 exit $status
