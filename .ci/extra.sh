@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Reliability checks beyond `cargo test`: the fuzz smoke run (each cargo-fuzz
-# target for FUZZ_SECONDS, default 20 s), the ctgrind constant-time check and the backends' soundness
+# target for FUZZ_SECONDS, default 10 s), the ctgrind constant-time check and the backends' soundness
 # under qemu on CPU models without BMI2/ADX or AVX-512. Each script
 # skips with exit 0 and a message when its tool (nightly + cargo-fuzz, valgrind) is missing.
 # Then the library's tests cross-built for aarch64 and run under qemu-aarch64, and the RTL

@@ -2,7 +2,8 @@
 # The primality and generation test suites once more for every other kernel this CPU has
 # (PRIMEKIT_KERNEL), reusing the test binaries `cargo test --release --workspace` built:
 # the default kernel ran them already; the arithmetic and lane tests iterate over every
-# kernel by themselves.
+# kernel by themselves. `--workspace` as in the test command: `-p primekit` would resolve
+# other features and rebuild the library.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN="${CARGO_TARGET_DIR:-target}/release/primekit"
@@ -13,5 +14,5 @@ echo "kernels: this CPU has: $kernels; default: ${default:-unknown}"
 for k in $kernels; do
     [ "$k" = "$default" ] && continue
     echo "kernels: PRIMEKIT_KERNEL=$k"
-    PRIMEKIT_KERNEL=$k cargo test --release -q -p primekit --test is_prime --test gen
+    PRIMEKIT_KERNEL=$k cargo test --release -q --workspace --test is_prime --test gen
 done

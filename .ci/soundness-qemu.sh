@@ -22,7 +22,7 @@ if ! command -v qemu-x86_64 >/dev/null 2>&1; then
     echo "soundness-qemu: SKIPPED: qemu-x86_64 not installed (apt-get install qemu-user)"
     exit 0
 fi
-BIN=$(cargo test --release -p primekit --test soundness --no-run --message-format=json 2>/dev/null \
+BIN=$(cargo test --release --workspace --test soundness --no-run --message-format=json 2>/dev/null \
     | sed -n 's/.*"executable":"\([^"]*soundness[^"]*\)".*/\1/p' | tail -1)
 if [ -z "$BIN" ] || [ ! -x "$BIN" ]; then
     echo "soundness-qemu: FAILED to build the soundness test"

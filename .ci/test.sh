@@ -14,6 +14,12 @@ step bash .ci/hygiene.sh
 step cargo fmt --all --check
 step cargo clippy --workspace --all-targets -- -D warnings
 step cargo test --release --workspace
+# The CLI that test just built (the same features as the tests'): the RTL and Slurm steps
+# use it instead of building their own (a `cargo build` resolves other features and
+# would rebuild the library).
+target_dir="${CARGO_TARGET_DIR:-target}"
+[[ $target_dir = /* ]] || target_dir="$PWD/$target_dir"
+export PRIMEKIT="$target_dir/release/primekit"
 step bash .ci/kernels.sh
 step bash python/ci.sh
 step bash .ci/extra.sh
