@@ -62,6 +62,7 @@ pub enum Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arith::lanes::test_support::next_fermat_pass;
     use num_traits::One;
     use rand_chacha::rand_core::SeedableRng;
 
@@ -80,9 +81,7 @@ mod tests {
                 n.set_bit(bits as u64 - 1, true);
                 if k % 3 == 0 {
                     // Move to the next base-2 probable prime so that some lanes pass.
-                    while !BigUint::from(2u8).modpow(&(&n - 1u8), &n).is_one() {
-                        n += 2u8;
-                    }
+                    n = next_fermat_pass(&n);
                 }
                 cands.push(n);
             }

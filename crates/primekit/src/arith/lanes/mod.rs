@@ -35,7 +35,7 @@ mod ifma_columns;
 mod ifma_fermat;
 mod single;
 #[cfg(test)]
-mod test_support;
+pub(crate) mod test_support;
 #[cfg(target_arch = "x86_64")]
 mod wide;
 

@@ -5,7 +5,7 @@
 #![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 
 use num_bigint::{BigUint, RandBigInt};
-use num_traits::One;
+use num_traits::{One, Zero};
 
 /// The base-2 Fermat oracle: 2^(n - 1) = 1 (mod n), by num-bigint.
 pub(super) fn fermat_passes(n: &BigUint) -> bool {
@@ -19,16 +19,39 @@ pub(super) fn random_odd(rng: &mut impl rand::Rng, bits: u64) -> BigUint {
     n
 }
 
+/// The odd primes below 2,000, for trial division before the (slow) modpow oracle.
+fn small_odd_primes() -> Vec<u32> {
+    (3u32..2000).filter(|&p| (2..p).take_while(|d| d * d <= p).all(|d| p % d != 0)).collect()
+}
+
+/// Whether `n` has a prime factor below 2,000 other than itself: composite for sure.
+fn has_small_factor(n: &BigUint, small: &[u32]) -> bool {
+    small.iter().any(|&p| *n > BigUint::from(p) && (n % p).is_zero())
+}
+
 /// A base-2 probable prime with exactly `bits` bits (the oracle is modpow itself, so any
 /// odd number is a valid case); trial division first keeps modpow calls few.
 pub(super) fn random_prime(rng: &mut impl rand::Rng, bits: u64) -> BigUint {
-    let small: Vec<u32> = (3u32..1000).filter(|&p| (2..p).take_while(|d| d * d <= p).all(|d| p % d != 0)).collect();
+    let small = small_odd_primes();
     loop {
         let n = random_odd(rng, bits);
-        if small.iter().all(|&p| &n % p != BigUint::from(0u8)) && fermat_passes(&n) {
+        if !has_small_factor(&n, &small) && fermat_passes(&n) {
             return n;
         }
     }
+}
+
+/// The first base-2 probable prime at or above the odd `n`, stepping by 2. Numbers with
+/// a small factor are skipped before the modpow: composites only, so the walk stops
+/// where a modpow-only walk would, except at a base-2 pseudoprime with a factor below
+/// 2,000 (341 = 11 * 31 is one), about seven times sooner at cryptographic sizes.
+pub(crate) fn next_fermat_pass(n: &BigUint) -> BigUint {
+    let small = small_odd_primes();
+    let mut n = n.clone();
+    while has_small_factor(&n, &small) || !fermat_passes(&n) {
+        n += 2u8;
+    }
+    n
 }
 
 /// One call of a Fermat lane kernel (`fermat(candidates, bits)`, a lane mask) against
