@@ -5,7 +5,8 @@
 //! A bad input gets a message on stderr naming its line number (or argument position)
 //! and reason; every other input is still answered; the exit status is then 2.
 //! Stdin is processed in blocks of a bounded number of lines, so memory stays bounded
-//! on endless streams; `--jobs J` spreads each block over J threads, order kept.
+//! on endless streams; `--jobs J` spreads each block over J threads, order kept, and a
+//! block of one number (a single argument or line) spreads its Miller-Rabin rounds.
 //! A single test expected to take more than 2 s shows a progress bar on a terminal, and
 //! Ctrl-C stops it between rounds (exit status 130; see `watch.rs`).
 
@@ -13,7 +14,7 @@ use crate::numio::{parse_number, read_line_capped, Line, ParseError};
 use crate::watch::{self, Watch};
 use clap::Args;
 use num_bigint::BigUint;
-use primekit::hazmat::primality::{is_prime_interruptible, Outcome as Verdict};
+use primekit::hazmat::primality::{is_prime_interruptible_threads, Outcome as Verdict};
 use rayon::prelude::*;
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
@@ -22,7 +23,8 @@ use std::process::ExitCode;
 pub struct TestArgs {
     /// Numbers (decimal or 0x-hex). With none, read stdin, one number per line.
     numbers: Vec<String>,
-    /// Worker threads for a batch (default 1).
+    /// Worker threads: the inputs of a batch are spread over them, and the rounds of a
+    /// single input (default 1).
     #[arg(long, default_value_t = 1)]
     jobs: usize,
     /// One JSON object per input instead of text.
@@ -39,13 +41,14 @@ enum Outcome {
     Interrupted,
 }
 
-/// `show_bar`: one test at a time, so a long one may draw a progress bar ([`Watch`]).
-fn verdict(n: &BigUint, show_bar: bool) -> Outcome {
+/// `show_bar`: one test at a time, so a long one may draw a progress bar ([`Watch`]);
+/// `threads`: the threads its rounds run on.
+fn verdict(n: &BigUint, show_bar: bool, threads: usize) -> Outcome {
     if n < &BigUint::from(2u8) {
         return Outcome::Verdict("neither");
     }
     let mut watch = Watch::new(show_bar);
-    match is_prime_interruptible(n, |p| watch.between(p)) {
+    match is_prime_interruptible_threads(n, threads, |p| watch.between(p)) {
         Ok(Verdict::Prime) => Outcome::Verdict("prime"),
         Ok(Verdict::Composite) => Outcome::Verdict("composite"),
         Ok(Verdict::Cancelled) => Outcome::Interrupted,
@@ -53,13 +56,13 @@ fn verdict(n: &BigUint, show_bar: bool) -> Outcome {
     }
 }
 
-fn judge(input: &Result<String, ParseError>, show_bar: bool) -> Outcome {
+fn judge(input: &Result<String, ParseError>, show_bar: bool, threads: usize) -> Outcome {
     if watch::interrupted() {
         return Outcome::Interrupted;
     }
     match input {
         Ok(text) => match parse_number(text) {
-            Ok(n) => verdict(&n, show_bar),
+            Ok(n) => verdict(&n, show_bar, threads),
             Err(e) => Outcome::Bad(e.to_string()),
         },
         Err(e) => Outcome::Bad(e.to_string()),
@@ -100,8 +103,13 @@ fn run_block<W: Write>(
     block: &[Result<String, ParseError>],
     pool: &rayon::ThreadPool,
 ) -> std::io::Result<()> {
-    let show_bar = pool.current_num_threads() == 1;
-    let outcomes: Vec<Outcome> = pool.install(|| block.par_iter().map(|i| judge(i, show_bar)).collect());
+    let threads = pool.current_num_threads();
+    let outcomes: Vec<Outcome> = if let [one] = block {
+        // One input: the threads share its rounds, and its test may draw the bar.
+        vec![judge(one, true, threads)]
+    } else {
+        pool.install(|| block.par_iter().map(|i| judge(i, threads == 1, 1)).collect())
+    };
     for (i, (input, o)) in block.iter().zip(outcomes).enumerate() {
         p.emit(what, first + i, input, o)?;
     }

@@ -52,6 +52,28 @@ fn jobs_agree_with_one_job() {
     assert!(one.starts_with("1000000 composite\n1000001 composite\n1000002 composite\n"));
 }
 
+/// One number with `--jobs`: its rounds run on the threads, with the same verdicts (a
+/// prime; composites found by the base-2 round and by trial division) and output, from
+/// arguments and from stdin.
+#[test]
+fn one_number_on_several_threads() {
+    use num_bigint::BigUint;
+    let m1279 = (BigUint::from(1u8) << 1279u32) - 1u8;
+    let prime = m1279.to_string();
+    for jobs in ["1", "3"] {
+        let (out, err, code) = run(&["test", "--jobs", jobs, &prime], "");
+        assert_eq!((out, err, code), (format!("{prime} prime\n"), String::new(), 0), "jobs {jobs}");
+        for factor in [1_000_033u32, 3] {
+            let composite = (&m1279 * factor).to_string();
+            let (out, _, code) = run(&["test", "--jobs", jobs, "--json", &composite], "");
+            assert!(out.contains(r#""result":"composite""#), "jobs {jobs}, factor {factor}: {out}");
+            assert_eq!(code, 0);
+        }
+        let (out, _, _) = run(&["test", "--jobs", jobs], &format!("{prime}\n"));
+        assert_eq!(out, format!("{prime} prime\n"), "stdin, jobs {jobs}");
+    }
+}
+
 #[test]
 fn oversized_input_fails_fast() {
     let huge = "9".repeat(100_000);

@@ -42,7 +42,7 @@ pub mod limbs {
 pub mod primality {
     pub use crate::primality::lucas::{selfridge_method_a, LucasLadder, NoParams, SearchOptions, Selfridge};
     pub use crate::primality::square::{isqrt, isqrt_rem_binary};
-    pub use crate::primality::{is_prime_interruptible, Outcome, Progress};
+    pub use crate::primality::{is_prime_interruptible, is_prime_interruptible_threads, Outcome, Progress};
     pub use crate::primality::{is_prime_u64, MillerRabin};
     pub use crate::primality::{is_prime_with_rng, mr_rounds, trial_division_primes, MAX_INPUT_BITS};
 }

@@ -46,7 +46,24 @@ pub enum Outcome {
 /// # Ok::<(), primekit::Error>(())
 /// ```
 pub fn is_prime_interruptible(n: &BigUint, between: impl FnMut(Progress) -> ControlFlow<()>) -> Result<Outcome, Error> {
-    Ok(match decide(n, crate::random::os_seeded, between)? {
+    is_prime_interruptible_threads(n, 1, between)
+}
+
+/// [`is_prime_interruptible`] with its random rounds spread over `threads` threads
+/// (started for the call; 0 counts as 1): the same verdict and the same bound, in about
+/// 1/threads of the wall time on a prime large enough for many rounds per thread (the
+/// CPU time is that of one thread's test, plus the threads' start-up). `between` runs on
+/// the calling thread, before the base-2 round and before each group of `threads`
+/// batches of rounds, so a cancellation waits for the group under way.
+///
+/// [`is_prime`](super::is_prime) itself never starts threads; this is for a caller that
+/// has cores to spare for one large input, as `primekit test --jobs` on a single number.
+pub fn is_prime_interruptible_threads(
+    n: &BigUint,
+    threads: usize,
+    between: impl FnMut(Progress) -> ControlFlow<()>,
+) -> Result<Outcome, Error> {
+    Ok(match decide(n, crate::random::os_seeded, threads.max(1), between)? {
         Some(true) => Outcome::Prime,
         Some(false) => Outcome::Composite,
         None => Outcome::Cancelled,
@@ -90,6 +107,30 @@ mod tests {
             })
             .unwrap();
             assert_eq!(out, Outcome::Cancelled, "stop at {stop_at}");
+        }
+    }
+
+    /// On threads a prime is still prime, every report comes in order and a cancel
+    /// still cancels (`MillerRabin`'s tests check the composite verdicts per thread).
+    #[test]
+    fn threads_keep_the_verdict_and_the_reports() {
+        for threads in [0usize, 2, 3] {
+            let mut seen = Vec::new();
+            let out = is_prime_interruptible_threads(&mersenne(1279), threads, |p| {
+                seen.push(p.rounds_done);
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+            assert_eq!(out, Outcome::Prime, "threads {threads}");
+            assert!(seen.len() >= 2 && seen.windows(2).all(|w| w[0] < w[1]), "threads {threads}: {seen:?}");
+            let out = is_prime_interruptible_threads(&mersenne(1279), threads, |p| {
+                if p.rounds_done > 1 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            assert_eq!(out.unwrap(), Outcome::Cancelled, "threads {threads}");
         }
     }
 

@@ -95,7 +95,7 @@ pub fn is_prime(n: &BigUint) -> bool {
 
 /// [`is_prime`] returning size-cap and RNG failures as errors.
 pub fn try_is_prime(n: &BigUint) -> Result<bool, Error> {
-    decide(n, crate::random::os_seeded, |_| ControlFlow::Continue(())).map(|v| v.unwrap_or(false))
+    decide(n, crate::random::os_seeded, 1, |_| ControlFlow::Continue(())).map(|v| v.unwrap_or(false))
 }
 
 /// [`is_prime`] with a caller-supplied generator for the random bases.
@@ -104,7 +104,7 @@ pub fn try_is_prime(n: &BigUint) -> Result<bool, Error> {
 /// secure generator whose output the party choosing `n` cannot predict. A fixed seed
 /// gives an adversary the bases in advance and voids the bound.
 pub fn is_prime_with_rng(n: &BigUint, rng: &mut impl CryptoRngCore) -> Result<bool, Error> {
-    decide(n, || Ok(rng), |_| ControlFlow::Continue(())).map(|v| v.unwrap_or(false))
+    decide(n, || Ok(rng), 1, |_| ControlFlow::Continue(())).map(|v| v.unwrap_or(false))
 }
 
 /// Where a test stands, as reported between rounds to [`super::is_prime_interruptible`].
@@ -119,10 +119,11 @@ pub struct Progress {
 /// The shared decision procedure; `rng` is only called when random rounds are needed,
 /// so composites rejected early never touch the OS generator. `between` is called
 /// before the base-2 round and before each batch of random rounds; `Break` returns
-/// `Ok(None)`.
+/// `Ok(None)`. The random rounds run on `threads` threads (1: the caller's alone).
 pub(super) fn decide<R: CryptoRngCore>(
     n: &BigUint,
     rng: impl FnOnce() -> Result<R, Error>,
+    threads: usize,
     mut between: impl FnMut(Progress) -> ControlFlow<()>,
 ) -> Result<Option<bool>, Error> {
     // A misconfigured kernel switch (`PRIMEKIT_KERNEL`) is an error for every input, not
@@ -153,7 +154,7 @@ pub(super) fn decide<R: CryptoRngCore>(
     }
     let mut rng = rng()?;
     let bases = (0..mr_rounds(bits)).map(|_| mr.random_base(&mut rng)).collect::<Result<Vec<_>, _>>()?;
-    Ok(mr.passes_all_vartime_between(&bases, |done| between(Progress { rounds_done: 1 + done, rounds_total })))
+    Ok(mr.passes_all_vartime_threads(&bases, threads, |done| between(Progress { rounds_done: 1 + done, rounds_total })))
 }
 
 #[cfg(test)]

@@ -14,8 +14,8 @@ use crate::arith::{Kernel, MontContext};
 use crate::Error;
 use num_bigint::BigUint;
 use rand_core::CryptoRngCore;
-use std::cell::OnceCell;
 use std::ops::ControlFlow;
+use std::sync::OnceLock;
 
 /// Squarings the constant-time rounds always perform after a^d (covers every s <= 64;
 /// about 6% of a 1024-bit exponentiation).
@@ -36,7 +36,7 @@ pub struct MillerRabin {
     /// time does not include num-bigint work on n.
     single: Lanes,
     /// The widest lane batch of the context's kernel, built on first use.
-    wide: OnceCell<Lanes>,
+    wide: OnceLock<Lanes>,
 }
 
 /// A lane batch with 1 and -1 prepared for comparisons.
@@ -98,7 +98,7 @@ impl MillerRabin {
             d: to_limbs(&d, len).expect("fits"),
             s,
             n_minus_4: to_limbs(&nm4, len).expect("fits"),
-            wide: OnceCell::new(),
+            wide: OnceLock::new(),
             ctx,
         })
     }
@@ -184,6 +184,41 @@ impl MillerRabin {
                 passed |= lanes.batch.eq_ct(&x, &lanes.minus_one) & used;
             }
             if passed != used {
+                return Some(false);
+            }
+        }
+        Some(true)
+    }
+
+    /// [`Self::passes_all_vartime_between`] on `threads` threads: the bases go in groups
+    /// of `threads` lane batches, each batch on its own thread, and `between(rounds_done)`
+    /// runs on the calling thread before each group. The verdict is the same (every
+    /// round of a group runs; the first failing group ends the test); the wall time is
+    /// about the rounds' time divided by `threads` once there are rounds enough. Threads
+    /// are started per group (tens of microseconds each), which rounds of large moduli
+    /// repay many times over.
+    pub fn passes_all_vartime_threads(
+        &self,
+        bases: &[Vec<Limb>],
+        threads: usize,
+        mut between: impl FnMut(usize) -> ControlFlow<()>,
+    ) -> Option<bool> {
+        if threads <= 1 || bases.len() <= 1 {
+            return self.passes_all_vartime_between(bases, between);
+        }
+        // The batch each thread runs: as the lanes a thread's share of the rounds gets.
+        let per_thread = self.lanes_for(bases.len().div_ceil(threads), Timing::Vartime).batch.lanes();
+        let group = per_thread * threads;
+        for (i, g) in bases.chunks(group).enumerate() {
+            if between(i * group).is_break() {
+                return None;
+            }
+            let all_pass = std::thread::scope(|s| {
+                let handles: Vec<_> = g.chunks(per_thread).map(|batch| s.spawn(move || self.passes_all_vartime(batch))).collect();
+                let verdicts: Vec<bool> = handles.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect();
+                verdicts.into_iter().all(|v| v)
+            });
+            if !all_pass {
                 return Some(false);
             }
         }
@@ -336,6 +371,47 @@ mod batch_tests {
             if probable(&p) && probable(&q) {
                 return p * q;
             }
+        }
+    }
+
+    /// Rounds spread over threads give the AND of the single rounds, with the witness
+    /// in any group and any thread's share, and report progress in order.
+    #[test]
+    fn threads_agree_with_single_rounds() {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(11);
+        let n = quarter_liar_composite(&mut rng, 300);
+        let mr = MillerRabin::new(&n).unwrap();
+        let bases: Vec<_> = (0..80).map(|_| mr.random_base(&mut rng).unwrap()).collect();
+        let lying: Vec<_> = bases.iter().filter(|a| mr.passes_vartime(a)).cloned().collect();
+        let witness = bases.iter().find(|a| !mr.passes_vartime(a)).unwrap().clone();
+        assert!(lying.len() >= 24, "{} liars of 80", lying.len());
+        for threads in [1usize, 2, 3, 5] {
+            let mut seen = Vec::new();
+            let all = mr.passes_all_vartime_threads(&lying[..24], threads, |done| {
+                seen.push(done);
+                ControlFlow::Continue(())
+            });
+            assert_eq!(all, Some(true), "liars only, {threads} threads");
+            assert!(seen.first() == Some(&0) && seen.windows(2).all(|w| w[0] < w[1]) && seen.last() < Some(&24), "{seen:?}");
+            for at in [0usize, 7, 13, 23] {
+                let mut batch = lying[..24].to_vec();
+                batch[at] = witness.clone();
+                assert_eq!(
+                    mr.passes_all_vartime_threads(&batch, threads, |_| ControlFlow::Continue(())),
+                    Some(false),
+                    "witness at {at}, {threads} threads"
+                );
+            }
+            let stopped = mr.passes_all_vartime_threads(&lying[..24], threads, |done| {
+                if done > 0 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            // One group holds every round only when the threads' batches cover them.
+            let group = threads * mr.lanes_for(24usize.div_ceil(threads), Timing::Vartime).batch.lanes();
+            assert_eq!(stopped, if group >= 24 { Some(true) } else { None }, "{threads} threads");
         }
     }
 

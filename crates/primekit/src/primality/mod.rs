@@ -19,7 +19,7 @@ pub mod pocklington;
 pub mod small;
 pub mod square;
 
-pub use interruptible::{is_prime_interruptible, Outcome};
+pub use interruptible::{is_prime_interruptible, is_prime_interruptible_threads, Outcome};
 pub use is_prime::{is_prime, is_prime_with_rng, mr_rounds, trial_division_primes, try_is_prime, Progress, MAX_INPUT_BITS};
 pub use miller_rabin::MillerRabin;
 pub use small::is_prime_u64;
