@@ -272,6 +272,14 @@ pub(crate) fn sub_from(x: &mut [Limb], y: &[Limb]) -> Limb {
     unsafe { chain::<true, PLAIN>(x.as_mut_ptr(), y.as_ptr(), x.as_ptr(), x.len(), !0, 0) }
 }
 
+/// `x = 2x` (x + x in one chain); returns the bit shifted out.
+pub(crate) fn double(x: &mut [Limb]) -> Limb {
+    let p = x.as_mut_ptr();
+    // SAFETY: x is valid for its length; both operands are the output, each limb read
+    // before it is written.
+    unsafe { chain::<false, PLAIN>(p, p, p, x.len(), !0, 0) }
+}
+
 /// `x += c` for c in {0, 1}, carried through all of x; returns the carry out.
 pub(crate) fn carry_through(x: &mut [Limb], c: Limb) -> Limb {
     // SAFETY: x is valid for its length; `b` is not read.
@@ -330,6 +338,9 @@ mod tests {
                 let mut z = y.clone();
                 let b = sub_from(&mut z, &x);
                 assert_eq!(from_limbs(&z) + &by, &bx + (BigUint::from(b) << (64 * n)));
+                let mut z = x.clone();
+                let c = double(&mut z);
+                assert_eq!(from_limbs(&z) + (BigUint::from(c) << (64 * n)), &bx * 2u32, "double n={n}");
                 let mut z = x.clone();
                 let b = sub_assign(&mut z, &y);
                 assert_eq!(from_limbs(&z) + &by, &bx + (BigUint::from(b) << (64 * n)));

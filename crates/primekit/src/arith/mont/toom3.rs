@@ -66,31 +66,26 @@ fn evaluate(a: &[Limb], k: usize, p: &mut [Limb], v1: &mut [Limb], vm1: &mut [Li
     let positive = abs_diff(vm1, a1, p);
     v2.copy_from_slice(v1);
     add_into(v2, a2);
-    double(v2);
+    carry::double(v2);
     sub_short(v2, a0);
     positive
 }
 
-/// `x /= 3` for x divisible by 3, low limb first: q_i = (x_i - c) * 3^{-1} mod 2^64, and
-/// the borrow into the next limb is the high word of 3 q_i plus the borrow of x_i - c.
+/// `x /= 3` for x divisible by 3 (below B^len), low limb first. With D = (B - 1)/3 the
+/// quotient q = x/3 satisfies `q B - q = x D`, so each limb of q is the running
+/// difference `h - lo(x_i D)` and the next h subtracts `hi(x_i D)` and the borrow
+/// (GMP's `mpn_bdiv_dbm1c` recurrence): the word products do not depend on one another,
+/// so the serial chain is two subtractions per limb instead of a product, as the
+/// inverse-of-3 recurrence `q_i = (x_i - c) 3^{-1}` has.
 fn divexact_by3(x: &mut [Limb]) {
-    const INV3: Limb = 0xaaaa_aaaa_aaaa_aaab; // 3 * INV3 = 1 (mod 2^64)
-    let mut c: Limb = 0;
+    const D: u128 = (Limb::MAX / 3) as u128;
+    let mut h: Limb = 0;
     for xi in x.iter_mut() {
-        let (s, b) = xi.overflowing_sub(c);
-        let q = s.wrapping_mul(INV3);
+        let p = (*xi as u128) * D;
+        let (q, borrow) = h.overflowing_sub(p as Limb);
         *xi = q;
-        // floor(3q / 2^64) without a branch: 0, 1 or 2.
-        c = b as Limb + (q > Limb::MAX / 3) as Limb + (q > Limb::MAX / 3 * 2) as Limb;
+        h = q.wrapping_sub((p >> 64) as Limb).wrapping_sub(borrow as Limb);
     }
-}
-
-/// `x <<= 1`; the top bit of x must be 0.
-fn double(x: &mut [Limb]) {
-    for i in (1..x.len()).rev() {
-        x[i] = (x[i] << 1) | (x[i - 1] >> 63);
-    }
-    x[0] <<= 1;
 }
 
 /// `x -= y` with y zero-extended to x's length; the true difference is non-negative.
@@ -134,11 +129,13 @@ pub(crate) fn product3(base: Base, w: &mut [Limb], a: &[Limb], b: &[Limb], squar
     product(base, sq1, v1, v1b, square, s);
     product(base, sqm1, vm1, vm1b, square, s);
     product(base, sq2, v2, v2b, square, s);
-    // Wm1 in two's complement modulo B^l.
-    for x in sqm1.iter_mut() {
-        *x ^= negative;
+    // Wm1 in two's complement modulo B^l (a square is never negative; `square` is public).
+    if !square {
+        for x in sqm1.iter_mut() {
+            *x ^= negative;
+        }
+        carry_through(sqm1, negative & 1);
     }
-    carry_through(sqm1, negative & 1);
 
     // Interpolation, in place: sq2 becomes c3, sq1 c2, sqm1 c1.
     sub_assign(sq2, sqm1); // W2 - Wm1
