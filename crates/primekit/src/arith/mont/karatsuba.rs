@@ -96,29 +96,29 @@ impl Base {
     /// Operand size from which a product (`square`: a square) is split in three
     /// ([`toom3`]) rather than two.
     ///
-    /// Squares, measured (Intel Xeon Emerald Rapids, `reduction_crossover` extended to
-    /// 1,024 limbs): on both kernels Toom-3 squares 5-12% faster from 384 limbs (24,576
-    /// bits) and no faster at 128-256, where its five squares of n/3 + 1 limbs fall to
-    /// the base kernel or one Karatsuba level while Karatsuba's nine quarter-size ones
-    /// already run in the base kernel's best range.
+    /// Chosen on the whole Montgomery square, as [`Base::threshold`] (`threshold_settings`;
+    /// Intel Xeon Emerald Rapids, fastest of 41 interleaved rounds; the figures in
+    /// `results/kernels/2026-11-27-toom3-thresholds/`). ADX: squares from 256 limbs and
+    /// products from 128 made it 0.977 / 0.977 / 0.990 / 0.991x as long at 128 / 256 /
+    /// 384 / 512 limbs against squares from 384 and products from 288; squares from 192
+    /// lost 0.6% at 192 limbs, products from 96 lost 1-2% at 128-192. Portable: products
+    /// from 96 made it 0.972 / 0.977 / 0.979 / 0.992x as long at 192 / 256 / 384 / 512
+    /// limbs; squares from 256 gained nothing at 256 limbs, so they keep 384.
     ///
-    /// Products, measured on the same machine (fastest of nine batches, two runs in
-    /// different host phases, each size against GMP's `mpn_mul_n` in the same process):
-    /// on ADX Toom-3 loses 4-6% at 256 limbs, ties at 272 and wins from 288 (288: 18.8
-    /// and 30.2-30.4 against 20.4-21.2 and 33.1-34.5 us; 320: 20.5-20.9 against
-    /// 21.7-23.2 us; 512: 41.3-42.7 against 44.0-46.5 us, 1.13-1.19x GMP's time instead
-    /// of 1.20-1.30x); on the portable kernel likewise from 288 (288: 32.7-52.8 against
-    /// 37.0-60.6 us).
+    /// These thresholds hold since the exact division by 3 of the interpolation runs the
+    /// subtraction recurrence rather than the multiplicative one (four times faster): with
+    /// the latter, Toom-3 was no faster than Karatsuba below 288 (products) and 384 limbs
+    /// (squares).
     fn threshold_toom3(self, square: bool) -> usize {
         knob(
             if square { Knob::Toom3Sqr } else { Knob::Toom3Mul },
             match (self, square) {
-                (Base::Portable, false) => 288,
+                (Base::Portable, false) => 96,
                 (Base::Portable, true) => 384,
                 #[cfg(target_arch = "x86_64")]
-                (Base::Adx(_), false) => 288,
+                (Base::Adx(_), false) => 128,
                 #[cfg(target_arch = "x86_64")]
-                (Base::Adx(_), true) => 384,
+                (Base::Adx(_), true) => 256,
             },
         )
     }
@@ -434,7 +434,7 @@ pub(crate) mod tests {
     fn products_match_num_bigint() {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(7);
         use rand_core::{RngCore, SeedableRng};
-        for n in [1, 2, BASE_LIMBS - 1, BASE_LIMBS, BASE_LIMBS + 1, 47, 48, 63, 64, 97, 128, 130, 256, 384, 385, 386] {
+        for n in [1, 2, BASE_LIMBS - 1, BASE_LIMBS, BASE_LIMBS + 1, 47, 48, 63, 64, 95, 96, 97, 127, 128, 130, 255, 256, 384, 385, 386] {
             for &edge in &[false, true] {
                 let gen =
                     |rng: &mut rand_chacha::ChaCha20Rng| -> Vec<Limb> { (0..n).map(|_| if edge { !0 } else { rng.next_u64() }).collect() };

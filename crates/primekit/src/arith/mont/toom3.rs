@@ -35,7 +35,7 @@ use crate::arith::limbs::{add_assign, halve, sub_assign, Limb};
 
 /// Below this size no base kernel uses Toom-3 (the smallest `Base::threshold_toom3`);
 /// the scratch bound of [`super::karatsuba::scratch_len`] relies on it.
-pub(crate) const MIN_LIMBS: usize = 288;
+pub(crate) const MIN_LIMBS: usize = 96;
 
 /// Piece size k and top piece size r of an n-limb operand.
 const fn split(n: usize) -> (usize, usize) {
