@@ -203,7 +203,9 @@ impl MillerRabin {
         threads: usize,
         mut between: impl FnMut(usize) -> ControlFlow<()>,
     ) -> Option<bool> {
-        if threads <= 1 || bases.len() <= 1 {
+        // More threads than rounds would idle (and could overflow the group size below).
+        let threads = threads.min(bases.len());
+        if threads <= 1 {
             return self.passes_all_vartime_between(bases, between);
         }
         // The batch each thread runs: as the lanes a thread's share of the rounds gets.
@@ -385,7 +387,7 @@ mod batch_tests {
         let lying: Vec<_> = bases.iter().filter(|a| mr.passes_vartime(a)).cloned().collect();
         let witness = bases.iter().find(|a| !mr.passes_vartime(a)).unwrap().clone();
         assert!(lying.len() >= 24, "{} liars of 80", lying.len());
-        for threads in [1usize, 2, 3, 5] {
+        for threads in [1usize, 2, 3, 5, usize::MAX] {
             let mut seen = Vec::new();
             let all = mr.passes_all_vartime_threads(&lying[..24], threads, |done| {
                 seen.push(done);
@@ -410,7 +412,7 @@ mod batch_tests {
                 }
             });
             // One group holds every round only when the threads' batches cover them.
-            let group = threads * mr.lanes_for(24usize.div_ceil(threads), Timing::Vartime).batch.lanes();
+            let group = threads.min(24) * mr.lanes_for(24usize.div_ceil(threads), Timing::Vartime).batch.lanes();
             assert_eq!(stopped, if group >= 24 { Some(true) } else { None }, "{threads} threads");
         }
     }
