@@ -4,7 +4,7 @@
 
 use num_bigint::BigUint;
 use num_traits::One;
-use primekit::certificate::{from_json, to_json, verify, Certificate, CertificateError};
+use primekit::certificate::{from_json, to_json, verify, Certificate, CertificateError, PocklingtonStep, Step};
 use primekit::{generate_provable_prime, generate_provable_safe_prime, is_prime};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -63,7 +63,7 @@ fn generated_certificates_verify_in_both_checkers() {
         let (p, cert) = generate_provable_safe_prime(bits).unwrap();
         assert_eq!(p.bits(), u64::from(bits));
         let q: BigUint = (&p - 1u8) >> 1;
-        assert!(cert.steps.iter().any(|s| s.n == q), "q is proven too");
+        assert!(cert.steps.iter().any(|s| s.n() == &q), "q is proven too");
         assert_valid(&p, &cert);
     }
 }
@@ -73,28 +73,37 @@ fn generated_certificates_verify_in_both_checkers() {
 fn every_mutation_is_rejected_by_both() {
     let (p, cert) = generate_provable_prime(512).unwrap();
     let mut mutants: Vec<(String, Certificate)> = Vec::new();
-    for (i, s) in cert.steps.iter().enumerate() {
+    /// Step i of a clone of `cert`, which (made by the Pocklington generator) has only
+    /// Pocklington steps.
+    fn pocklington(c: &mut Certificate, i: usize) -> &mut PocklingtonStep {
+        match &mut c.steps[i] {
+            Step::Pocklington(s) => s,
+            Step::Ecpp(_) => panic!("generated certificates have Pocklington steps only"),
+        }
+    }
+    for i in 0..cert.steps.len() {
+        let s = pocklington(&mut cert.clone(), i).clone();
         let mut c = cert.clone();
-        c.steps[i].n = &s.n + 2u8;
+        pocklington(&mut c, i).n = &s.n + 2u8;
         mutants.push((format!("step {i} n"), c));
         let mut c = cert.clone();
         c.steps.remove(i);
         mutants.push((format!("step {i} removed"), c));
         for j in 0..s.factors.len() {
             let mut c = cert.clone();
-            c.steps[i].factors[j].q = &s.factors[j].q + 2u8;
+            pocklington(&mut c, i).factors[j].q = &s.factors[j].q + 2u8;
             mutants.push((format!("step {i} factor {j} q"), c));
             let mut c = cert.clone();
-            c.steps[i].factors[j].k += 1;
+            pocklington(&mut c, i).factors[j].k += 1;
             mutants.push((format!("step {i} factor {j} k"), c));
             let mut c = cert.clone();
-            c.steps[i].factors[j].witness = BigUint::one();
+            pocklington(&mut c, i).factors[j].witness = BigUint::one();
             mutants.push((format!("step {i} factor {j} witness 1"), c));
             let mut c = cert.clone();
-            c.steps[i].factors[j].witness = &s.n - 1u8;
+            pocklington(&mut c, i).factors[j].witness = &s.n - 1u8;
             mutants.push((format!("step {i} factor {j} witness N-1"), c));
             let mut c = cert.clone();
-            c.steps[i].factors.remove(j);
+            pocklington(&mut c, i).factors.remove(j);
             mutants.push((format!("step {i} factor {j} removed"), c));
         }
     }
@@ -176,8 +185,9 @@ fn maurer_random_sizes_verify_and_vary() {
     let sizes: Vec<f64> = (0..24)
         .map(|_| {
             let (p, cert) = generate_provable_prime_maurer(400).unwrap();
-            assert_eq!(cert.steps[0].n, p);
-            cert.steps[0].factors[0].q.bits() as f64 / 400.0
+            let Step::Pocklington(top) = &cert.steps[0] else { panic!("Maurer's construction makes Pocklington steps") };
+            assert_eq!(top.n, p);
+            top.factors[0].q.bits() as f64 / 400.0
         })
         .collect();
     let distinct: std::collections::BTreeSet<u64> = sizes.iter().map(|s| (s * 400.0) as u64).collect();
@@ -195,7 +205,7 @@ fn large_and_safe_certificates() {
     for bits in [1024u32, 2048] {
         let (p, cert) = generate_provable_safe_prime(bits).unwrap();
         assert_eq!(p.bits(), u64::from(bits));
-        assert!(cert.steps.iter().any(|s| s.n == (&p - 1u8) >> 1), "q is proven too");
+        assert!(cert.steps.iter().any(|s| s.n() == &((&p - 1u8) >> 1)), "q is proven too");
         assert_valid(&p, &cert);
     }
 }
@@ -209,7 +219,7 @@ fn stored_4096_bit_safe_certificate_verifies() {
     let p = verify(&cert, None).unwrap();
     assert_eq!(p.bits(), 4096);
     let q = (&p - 1u8) >> 1;
-    assert!(cert.steps.iter().any(|s| s.n == q), "q is proven too");
+    assert!(cert.steps.iter().any(|s| s.n() == &q), "q is proven too");
     assert!(verify(&cert, Some(&q)).is_err(), "a certificate of p is not one of q");
     assert_valid(&p, &cert);
     // The same certificate offered for p + 2 is refused by both.

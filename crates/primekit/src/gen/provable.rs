@@ -23,7 +23,7 @@
 use crate::arith::lanes::FermatBatch;
 use crate::arith::modexp::{modpow_in, modpow_vartime};
 use crate::arith::MontContext;
-use crate::primality::certificate::{Certificate, Factor, Step};
+use crate::primality::certificate::{Certificate, Factor, PocklingtonStep, Step};
 use crate::primality::is_prime_u64;
 use crate::random::{os_seeded, uniform_below};
 use crate::sieve::first_odd_primes;
@@ -105,7 +105,7 @@ pub fn generate_provable_safe_prime(bits: u32) -> Result<(BigUint, Certificate),
     let p = (&q << 1u8) + 1u8;
     // p - 1 = 2q with q > sqrt(p): a = 3 is a witness when 3^(p-1) = 1 (checked by the
     // search) since gcd(3^2 - 1, p) = gcd(8, p) = 1.
-    steps.insert(0, Step { n: p.clone(), factors: vec![Factor { q, k: 1, witness: BigUint::from(3u8) }] });
+    steps.insert(0, Step::Pocklington(PocklingtonStep { n: p.clone(), factors: vec![Factor { q, k: 1, witness: BigUint::from(3u8) }] }));
     Ok((p, Certificate { steps }))
 }
 
@@ -208,7 +208,7 @@ fn provable_sized(
                     }
                     let r = &r0 + chunk[k];
                     let Some(witness) = pocklington_witness(n, &r) else { continue };
-                    steps.push(Step { n: n.clone(), factors: vec![Factor { q, k: 1, witness }] });
+                    steps.push(Step::Pocklington(PocklingtonStep { n: n.clone(), factors: vec![Factor { q, k: 1, witness }] }));
                     steps.extend(sub);
                     return Ok(n.clone());
                 }

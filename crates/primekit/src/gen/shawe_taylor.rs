@@ -8,7 +8,7 @@
 //! which is how the levels above 2^64 enter the returned [`Certificate`].
 
 use crate::arith::modexp::modpow_vartime;
-use crate::primality::certificate::{Certificate, Factor, Step};
+use crate::primality::certificate::{Certificate, Factor, PocklingtonStep, Step};
 use crate::primality::is_prime_u64;
 use crate::Error;
 use num_bigint::BigUint;
@@ -107,7 +107,7 @@ fn st(length: u32, input_seed: &BigUint, seedlen: usize, steps: &mut Vec<Step>) 
         // z = 0 means gcd(a, c) > 1: rejected like any other failure.
         if z.bits() != 0 && (&z - 1u8).gcd(&c).is_one() && modpow_vartime(&z, &c0, &c)?.is_one() {
             if c.bits() > 64 {
-                steps.push(Step { n: c.clone(), factors: vec![Factor { q: c0, k: 1, witness: a }] });
+                steps.push(Step::Pocklington(PocklingtonStep { n: c.clone(), factors: vec![Factor { q: c0, k: 1, witness: a }] }));
             }
             return Ok((c, prime_seed, counter));
         }

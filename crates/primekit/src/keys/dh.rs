@@ -338,7 +338,7 @@ pub fn certificate_check(d: &DhParams, cert: &crate::certificate::Certificate) -
         Err(e) => Check::new("certificate", Status::Fail, format!("the certificate does not prove p: {e}")),
         Ok(_) => {
             let q_small_prime = q.bits() <= 64 && crate::primality::is_prime_u64(q.iter_u64_digits().next().unwrap_or(0));
-            if q_small_prime || cert.steps.iter().any(|s| s.n == q) {
+            if q_small_prime || cert.steps.iter().any(|s| s.n() == &q) {
                 Check::new("certificate", Status::Pass, "p and q are proven prime by the certificate")
             } else {
                 Check::new("certificate", Status::Fail, "the certificate proves p but not q")

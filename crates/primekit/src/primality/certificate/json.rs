@@ -1,7 +1,7 @@
 //! The JSON form of a certificate (docs/certificate-format.md): integers as decimal
 //! strings, so every JSON reader keeps them exact.
 
-use super::{Certificate, CertificateError, Factor, Step, CERTIFICATE_VERSION, MAX_CERTIFIED_BITS, MAX_STEPS};
+use super::{Certificate, CertificateError, EcppStep, Factor, PocklingtonStep, Step, CERTIFICATE_VERSION, MAX_CERTIFIED_BITS, MAX_STEPS};
 use num_bigint::BigUint;
 use serde_json::{json, Map, Value};
 
@@ -21,14 +21,26 @@ pub fn to_json(c: &Certificate) -> String {
     let steps: Vec<Value> = c
         .steps
         .iter()
-        .map(|s| {
-            let factors: Vec<Value> =
-                s.factors.iter().map(|f| json!({"q": f.q.to_string(), "k": f.k, "witness": f.witness.to_string()})).collect();
-            json!({"n": s.n.to_string(), "method": "pocklington", "factors": factors})
+        .map(|s| match s {
+            Step::Pocklington(s) => {
+                let factors: Vec<Value> =
+                    s.factors.iter().map(|f| json!({"q": f.q.to_string(), "k": f.k, "witness": f.witness.to_string()})).collect();
+                json!({"n": s.n.to_string(), "method": "pocklington", "factors": factors})
+            }
+            Step::Ecpp(e) => {
+                let mut v = json!({"n": e.n.to_string(), "method": "ecpp", "a": e.a.to_string(), "b": e.b.to_string(),
+                    "m": e.m.to_string(), "q": e.q.to_string(), "x": e.x.to_string(), "y": e.y.to_string()});
+                if let Some(d) = e.d {
+                    v["d"] = json!(d);
+                }
+                v
+            }
         })
         .collect();
     let prime = c.prime().map(|p| p.to_string()).unwrap_or_default();
-    json!({"format": FORMAT, "version": CERTIFICATE_VERSION, "prime": prime, "steps": steps}).to_string()
+    // Version 1 readers know Pocklington chains only: a certificate they can read says 1.
+    let version = if c.steps.iter().all(|s| matches!(s, Step::Pocklington(_))) && !c.steps.is_empty() { 1 } else { CERTIFICATE_VERSION };
+    json!({"format": FORMAT, "version": version, "prime": prime, "steps": steps}).to_string()
 }
 
 fn field<'a>(o: &'a Map<String, Value>, key: &str, at: &str) -> Result<&'a Value, CertificateError> {
@@ -55,9 +67,10 @@ pub fn from_json(text: &[u8]) -> Result<Certificate, CertificateError> {
         return Err(malformed(format!("\"format\" must be \"{FORMAT}\"")));
     }
     let version = field(o, "version", "certificate")?.as_u64();
-    if version != Some(CERTIFICATE_VERSION) {
-        return Err(malformed(format!("unsupported version {version:?}; this reader knows {CERTIFICATE_VERSION}")));
-    }
+    let version = match version {
+        Some(v @ 1..=CERTIFICATE_VERSION) => v,
+        _ => return Err(malformed(format!("unsupported version {version:?}; this reader knows 1..={CERTIFICATE_VERSION}"))),
+    };
     let prime = integer(field(o, "prime", "certificate")?, "prime")?;
     let steps_v = field(o, "steps", "certificate")?.as_array().ok_or_else(|| malformed("\"steps\" must be an array"))?;
     if steps_v.is_empty() || steps_v.len() > MAX_STEPS {
@@ -67,10 +80,18 @@ pub fn from_json(text: &[u8]) -> Result<Certificate, CertificateError> {
     for (i, s) in steps_v.iter().enumerate() {
         let at = format!("step {i}");
         let so = s.as_object().ok_or_else(|| malformed(format!("{at}: not an object")))?;
-        if field(so, "method", &at)?.as_str() != Some("pocklington") {
-            return Err(malformed(format!("{at}: \"method\" must be \"pocklington\"")));
-        }
         let n = integer(field(so, "n", &at)?, &format!("{at}.n"))?;
+        match field(so, "method", &at)?.as_str() {
+            Some("pocklington") => {}
+            Some("ecpp") if version >= 2 => {
+                steps.push(Step::Ecpp(ecpp_step(so, n, &at)?));
+                continue;
+            }
+            _ => {
+                let known = if version >= 2 { "\"pocklington\" or \"ecpp\"" } else { "\"pocklington\"" };
+                return Err(malformed(format!("{at}: \"method\" must be {known}")));
+            }
+        }
         let fv = field(so, "factors", &at)?.as_array().ok_or_else(|| malformed(format!("{at}: \"factors\" must be an array")))?;
         if fv.len() > 4096 {
             return Err(malformed(format!("{at}: too many factors")));
@@ -89,10 +110,20 @@ pub fn from_json(text: &[u8]) -> Result<Certificate, CertificateError> {
                 witness: integer(field(fo, "witness", &at)?, &format!("{at}.witness"))?,
             });
         }
-        steps.push(Step { n, factors });
+        steps.push(Step::Pocklington(PocklingtonStep { n, factors }));
     }
-    if steps[0].n != prime {
+    if steps[0].n() != &prime {
         return Err(malformed("\"prime\" differs from the first step's n"));
     }
     Ok(Certificate { steps })
+}
+
+/// The fields of an `ecpp` step after its `n` and `method`.
+fn ecpp_step(so: &Map<String, Value>, n: BigUint, at: &str) -> Result<EcppStep, CertificateError> {
+    let int = |key: &str| integer(field(so, key, at)?, &format!("{at}.{key}"));
+    let d = match so.get("d") {
+        None => None,
+        Some(v) => Some(v.as_i64().filter(|d| *d < 0).ok_or_else(|| malformed(format!("{at}.d: expected a negative integer")))?),
+    };
+    Ok(EcppStep { n, a: int("a")?, b: int("b")?, m: int("m")?, q: int("q")?, x: int("x")?, y: int("y")?, d })
 }

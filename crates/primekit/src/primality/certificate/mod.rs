@@ -12,6 +12,7 @@
 //! gcds: no randomness, no trust in whoever made it. All inputs are public, so the
 //! arithmetic here is variable time.
 
+mod ecpp_check;
 mod json;
 mod prove;
 mod verify;
@@ -22,8 +23,9 @@ pub use verify::verify;
 
 use num_bigint::BigUint;
 
-/// Version of the format this code writes and reads.
-pub const CERTIFICATE_VERSION: u64 = 1;
+/// Newest version of the format this code reads and writes (it reads 1 as well, and
+/// writes 1 for a Pocklington-only chain, so readers of version 1 still read it).
+pub const CERTIFICATE_VERSION: u64 = 2;
 /// Largest number a certificate may prove, in bits (verification stays well under a
 /// second per step up to there).
 pub const MAX_CERTIFIED_BITS: u64 = 16_384;
@@ -42,9 +44,44 @@ pub struct Factor {
 /// One Pocklington step: N - 1 is divisible by F = product of q^k over `factors`, and
 /// F^2 > N.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Step {
+pub struct PocklingtonStep {
     pub n: BigUint,
     pub factors: Vec<Factor>,
+}
+
+/// One elliptic-curve step (Goldwasser & Kilian 1986; Atkin & Morain 1993, Theorem 5.2):
+/// E: y^2 = x^3 + a x + b over Z/NZ with 4a^3 + 27b^2 invertible mod N, a point
+/// P = (x, y) on E, and m = k q with q prime, q > (N^(1/4) + 1)^2, m P = O and
+/// (m / q) P != O (computed mod N, every inversion succeeding). Then N is prime.
+/// `d` is the CM discriminant the curve was built from: information only, not checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EcppStep {
+    pub n: BigUint,
+    pub a: BigUint,
+    pub b: BigUint,
+    pub m: BigUint,
+    pub q: BigUint,
+    pub x: BigUint,
+    pub y: BigUint,
+    pub d: Option<i64>,
+}
+
+/// One link of a certificate's chain: it proves its `n` prime given that the larger
+/// primes it relies on are proved by later steps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    Pocklington(PocklingtonStep),
+    Ecpp(EcppStep),
+}
+
+impl Step {
+    /// The number this step proves prime.
+    pub fn n(&self) -> &BigUint {
+        match self {
+            Step::Pocklington(s) => &s.n,
+            Step::Ecpp(s) => &s.n,
+        }
+    }
 }
 
 /// A certificate of the primality of `steps[0].n`.
@@ -56,7 +93,7 @@ pub struct Certificate {
 impl Certificate {
     /// The number it proves prime.
     pub fn prime(&self) -> Option<&BigUint> {
-        self.steps.first().map(|s| &s.n)
+        self.steps.first().map(Step::n)
     }
 }
 

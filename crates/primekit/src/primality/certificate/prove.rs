@@ -7,7 +7,7 @@
 //! way, recursively. When what is factored is too small, there is no proof here: a
 //! general proof needs elliptic-curve methods (ECPP), which this is not.
 
-use super::{Certificate, Factor, Step, MAX_CERTIFIED_BITS, MAX_STEPS};
+use super::{Certificate, Factor, PocklingtonStep, Step, MAX_CERTIFIED_BITS, MAX_STEPS};
 use crate::arith::modexp::modpow_vartime;
 use crate::primality::is_prime_u64;
 use crate::{try_is_prime, Error};
@@ -76,7 +76,7 @@ fn prove_into(n: &BigUint, steps: &mut Vec<Step>) -> Result<(), ProveError> {
     if &f * &f <= *n {
         return Err(ProveError::NotSmoothEnough);
     }
-    let mut step = Step { n: n.clone(), factors: Vec::new() };
+    let mut step = PocklingtonStep { n: n.clone(), factors: Vec::new() };
     for (q, k) in &factors {
         let e = &n1 / q;
         let witness = (2u32..1000).map(BigUint::from).find(|a| {
@@ -86,9 +86,9 @@ fn prove_into(n: &BigUint, steps: &mut Vec<Step>) -> Result<(), ProveError> {
         let Some(witness) = witness else { return Err(ProveError::Composite) };
         step.factors.push(Factor { q: q.clone(), k: *k, witness });
     }
-    steps.push(step);
+    steps.push(Step::Pocklington(step));
     for (q, _) in factors {
-        if q.bits() > 64 && !steps.iter().any(|s| s.n == q) {
+        if q.bits() > 64 && !steps.iter().any(|s| s.n() == &q) {
             prove_into(&q, steps)?;
         }
     }

@@ -1,7 +1,7 @@
-//! Checking a certificate: every step's Pocklington conditions, every factor's own
-//! proof, and the chain's shape (module documentation of [`super`]).
+//! Checking a certificate: every step's Pocklington or elliptic-curve conditions, every
+//! factor's own proof, and the chain's shape (module documentation of [`super`]).
 
-use super::{Certificate, CertificateError, Step, MAX_CERTIFIED_BITS, MAX_STEPS};
+use super::{Certificate, CertificateError, PocklingtonStep, Step, MAX_CERTIFIED_BITS, MAX_STEPS};
 use crate::arith::modexp::modpow_vartime;
 use crate::primality::is_prime_u64;
 use num_bigint::BigUint;
@@ -23,7 +23,7 @@ pub fn verify(cert: &Certificate, expected: Option<&BigUint>) -> Result<BigUint,
         return Err(CertificateError::Malformed(format!("{} steps, at most {MAX_STEPS}", cert.steps.len())));
     }
     if let Some(want) = expected {
-        if &first.n != want {
+        if first.n() != want {
             return Err(invalid(0, "the certificate is for a different number"));
         }
     }
@@ -31,14 +31,24 @@ pub fn verify(cert: &Certificate, expected: Option<&BigUint>) -> Result<BigUint,
     // later steps (so the chain is well founded: no step relies on itself or an earlier one).
     let mut proved_later: HashSet<&BigUint> = HashSet::new();
     for (i, step) in cert.steps.iter().enumerate().rev() {
-        check_step(i, step, &proved_later)?;
-        proved_later.insert(&step.n);
+        check_size(i, step.n())?;
+        match step {
+            Step::Pocklington(s) => check_pocklington(i, s, &proved_later)?,
+            Step::Ecpp(s) => {
+                let q_proven = if s.q.bits() <= 64 { is_prime_u64(s.q.to_u64().unwrap_or(0)) } else { proved_later.contains(&s.q) };
+                if !q_proven {
+                    return Err(invalid(i, "q is not prime: below 2^64 the exact test fails, above it no later step proves it"));
+                }
+                super::ecpp_check::check(s).map_err(|reason| invalid(i, reason))?
+            }
+        }
+        proved_later.insert(step.n());
     }
-    Ok(first.n.clone())
+    Ok(first.n().clone())
 }
 
-fn check_step(i: usize, s: &Step, proved_later: &HashSet<&BigUint>) -> Result<(), CertificateError> {
-    let n = &s.n;
+/// Conditions every step's N meets, whatever its method.
+fn check_size(i: usize, n: &BigUint) -> Result<(), CertificateError> {
     if n.bits() > MAX_CERTIFIED_BITS {
         return Err(invalid(i, format!("N has {} bits, above the cap of {MAX_CERTIFIED_BITS}", n.bits())));
     }
@@ -48,6 +58,11 @@ fn check_step(i: usize, s: &Step, proved_later: &HashSet<&BigUint>) -> Result<()
     if n.is_even() {
         return Err(invalid(i, "N is even"));
     }
+    Ok(())
+}
+
+fn check_pocklington(i: usize, s: &PocklingtonStep, proved_later: &HashSet<&BigUint>) -> Result<(), CertificateError> {
+    let n = &s.n;
     if s.factors.is_empty() {
         return Err(invalid(i, "no factors of N - 1"));
     }
