@@ -32,6 +32,7 @@
 pub mod dh;
 mod input;
 mod limits;
+pub mod named_groups;
 pub mod policy;
 pub mod report;
 pub mod rsa;
