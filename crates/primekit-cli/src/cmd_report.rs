@@ -368,13 +368,13 @@ fn report(a: &ReportArgs) -> Result<(), String> {
 
 pub fn run(a: ReportArgs) -> ExitCode {
     if a.count == 0 || a.primes == 0 || a.adversarial == 0 {
-        eprintln!("error: --count, --primes and --adversarial must be positive");
+        eprintln!("primekit report: --count, --primes and --adversarial must be positive");
         return ExitCode::from(2);
     }
     match if a.replot { replot(&a) } else { report(&a) } {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("primekit report: {e}");
             ExitCode::FAILURE
         }
     }

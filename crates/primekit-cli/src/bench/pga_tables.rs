@@ -265,7 +265,7 @@ pub fn run(a: Args) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("primekit bench pga-tables: {e}");
             ExitCode::from(2)
         }
     }
