@@ -88,6 +88,20 @@ fn subcommand_path(args: &[std::ffi::OsString]) -> String {
     path.join(" ")
 }
 
+/// The message of a clap error on one line: its first line without clap's "error: ",
+/// and, when that line ends in ':' (missing arguments), the indented lines it
+/// introduces, joined by ", ".
+fn first_line(text: &str) -> String {
+    let mut lines = text.lines().skip_while(|l| l.trim().is_empty());
+    let first = lines.next().unwrap_or("invalid arguments");
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    let items: Vec<&str> = lines.take_while(|l| l.starts_with(' ') && !l.trim().is_empty()).map(str::trim).collect();
+    match first.strip_suffix(':') {
+        Some(head) if !items.is_empty() => format!("{head}: {}", items.join(", ")),
+        _ => first.to_string(),
+    }
+}
+
 /// Parses the arguments; on an error prints `primekit CMD: <clap's first line>` and
 /// returns exit status 2 (clap's own report is several lines with its own prefix).
 /// Help and version requests are printed by clap as usual.
@@ -99,9 +113,7 @@ fn parse() -> Result<Cli, ExitCode> {
             let _ = e.print();
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
-        let text = e.render().to_string();
-        let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("invalid arguments");
-        eprintln!("{}: {}", subcommand_path(&args), first.strip_prefix("error: ").unwrap_or(first));
+        eprintln!("{}: {}", subcommand_path(&args), first_line(&e.render().to_string()));
         ExitCode::from(2)
     })
 }
