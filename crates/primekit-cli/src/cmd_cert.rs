@@ -1,5 +1,7 @@
-//! `primekit verify-cert FILE [--n N]` and `primekit prove N [--cert FILE]`: primality
-//! certificates (format: docs/certificate-format.md; library: `primekit::certificate`).
+//! `primekit verify-cert FILE [--n N]` and `primekit prove N [--cert FILE] [--force]`:
+//! primality certificates (format: docs/certificate-format.md; library:
+//! `primekit::certificate`). `--cert` goes through [`crate::files`]: checked before the
+//! proof is searched, an existing file replaced only with `--force`.
 //!
 //! verify-cert exit status: 0 valid (prints the proven prime), 1 invalid ("invalid: step
 //! k: reason"), 2 malformed or unreadable. prove: 0 with the certificate written (or

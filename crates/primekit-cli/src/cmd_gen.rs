@@ -1,5 +1,6 @@
 //! `primekit gen --bits K [--safe] [--count N] [--jobs J] [--hex]`: random (safe) primes,
-//! one per line. On a terminal, long safe-prime runs (>= 1536 bits) show a progress line
+//! one per line; `--provable [--cert FILE [--force]]` adds a certificate, written through
+//! [`crate::files`]. On a terminal, long safe-prime runs (>= 1536 bits) show a progress line
 //! on stderr (candidates tested, rate, elapsed); nothing extra when piped.
 
 use clap::Args as ClapArgs;

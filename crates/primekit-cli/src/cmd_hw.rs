@@ -1,6 +1,7 @@
 //! `primekit hw-vectors`: test vectors for the RTL Lucas tester in `hw/`, from the
 //! cycle-free model (`primekit_research::hw_model`). The Verilator testbench
-//! (`hw/sim/tb_lucas.cpp`) reads them; `hw/run.sh` ties the two together.
+//! (`hw/sim/tb_lucas.cpp`) reads them; `hw/run.sh` ties the two together. `--out` goes
+//! through [`crate::files`] (an existing file is replaced only with `--force`).
 
 use crate::files;
 use clap::Args as ClapArgs;

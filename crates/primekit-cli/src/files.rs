@@ -323,10 +323,17 @@ impl Pending {
         } else {
             // A hard link fails if the name exists: no moment in which a file that
             // appeared since the check is replaced.
-            std::fs::hard_link(tmp, path).map_err(|e| match e.kind() {
-                std::io::ErrorKind::AlreadyExists => format!("{shown} exists; use --force to replace it"),
-                _ => format!("cannot write {shown}: {}", describe(&e)),
-            })?;
+            match std::fs::hard_link(tmp, path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    return Err(format!("{shown} exists; use --force to replace it"))
+                }
+                // A file system without hard links: rename, if the name is still free.
+                Err(e) if std::fs::symlink_metadata(path).is_err_and(|m| m.kind() == std::io::ErrorKind::NotFound) => {
+                    std::fs::rename(tmp, path).map_err(|_| format!("cannot write {shown}: {}", describe(&e)))?
+                }
+                Err(e) => return Err(format!("cannot write {shown}: {}", describe(&e))),
+            }
         }
         sync_dir(&parent_of(path)).map_err(|e| format!("cannot sync the directory of {shown}: {}", describe(&e)))
     }
@@ -471,7 +478,7 @@ mod interrupt {
         }
         let sig = SIGNAL.load(Ordering::SeqCst);
         let cmd = super::COMMAND.get().map(|c| format!("primekit {c}")).unwrap_or_else(|| "primekit".into());
-        eprintln!("{cmd}: interrupted; no file written");
+        eprintln!("{cmd}: interrupted; unfinished output removed");
         std::process::exit(128 + sig);
     }
 }

@@ -231,7 +231,7 @@ fn interrupted_leaves_nothing(signal: libc::c_int) {
     assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(128 + signal), "{}", stderr(&out));
-    assert_eq!(stderr(&out), "primekit genrsa: interrupted; no file written\n");
+    assert_eq!(stderr(&out), "primekit genrsa: interrupted; unfinished output removed\n");
     assert_eq!(names(&d), Vec::<String>::new(), "files left after signal {signal}");
 }
 
