@@ -48,11 +48,12 @@ pub struct ReportArgs {
 /// Writes `recs` as JSON lines, each with its `kernel` ([`crate::bench::emit::tagged`]).
 fn write_jsonl(path: &Path, recs: &[Value]) -> Result<(), String> {
     let text: String = recs.iter().map(|r| format!("{}\n", crate::bench::emit::tagged(r.clone()))).collect();
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+    crate::files::replace(path, text.as_bytes())
 }
 
+/// Writes one report file (complete or absent, [`crate::files::replace`]).
 fn write(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+    crate::files::replace(path, text.as_bytes())
 }
 
 fn costs_at(recs: &[Value], bits: u32) -> Option<Costs> {

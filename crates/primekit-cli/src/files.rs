@@ -102,6 +102,13 @@ pub fn reserve_or_exit<const N: usize>(cmd: &str, outputs: [Output<'_>; N], forc
     })
 }
 
+/// Writes one file of a generated directory (research reports), replacing any earlier
+/// version, by the same rules: complete or absent, a device or FIFO written in place.
+pub fn replace(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let [pending] = reserve([Output::public("file", Some(path))], true)?;
+    pending.map_or(Ok(()), |p| p.commit(bytes))
+}
+
 /// What `path` is and whether it may be written, without touching it.
 fn check(path: &Path, force: bool) -> Result<Target, String> {
     if path.as_os_str() == "-" || is_stdout_alias(path) {
