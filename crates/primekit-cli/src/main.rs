@@ -89,8 +89,8 @@ fn subcommand_path(args: &[std::ffi::OsString]) -> String {
 }
 
 /// The message of a clap error on one line: its first line without clap's "error: ",
-/// and, when that line ends in ':' (missing arguments), the indented lines it
-/// introduces, joined by ", ".
+/// followed by the indented lines right under it (the missing arguments after a ':',
+/// joined by ", "; the `[possible values: ...]` of an invalid value).
 fn first_line(text: &str) -> String {
     let mut lines = text.lines().skip_while(|l| l.trim().is_empty());
     let first = lines.next().unwrap_or("invalid arguments");
@@ -98,6 +98,7 @@ fn first_line(text: &str) -> String {
     let items: Vec<&str> = lines.take_while(|l| l.starts_with(' ') && !l.trim().is_empty()).map(str::trim).collect();
     match first.strip_suffix(':') {
         Some(head) if !items.is_empty() => format!("{head}: {}", items.join(", ")),
+        _ if !items.is_empty() => format!("{first} {}", items.join(" ")),
         _ => first.to_string(),
     }
 }

@@ -247,12 +247,13 @@ fn sigint_leaves_no_file() {
 
 #[test]
 fn argument_errors_are_one_line() {
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 8] = [
         (&["genrsa", "--bits", "abc"], "primekit genrsa: invalid value 'abc' for '--bits <BITS>'"),
+        (&["genrsa", "--format", "pem"], "primekit genrsa: invalid value 'pem' for '--format <FORMAT>' [possible values: pkcs8, pkcs1]"),
         (&["genrsa", "--outt", "k.pem"], "primekit genrsa: unexpected argument '--outt'"),
-        (&["dhparam", "--cert", "c.json"], "primekit dhparam: "),
-        (&["gen"], "primekit gen: "),
-        (&["prove"], "primekit prove: "),
+        (&["dhparam", "--cert", "c.json"], "primekit dhparam: the following required arguments were not provided: --provable"),
+        (&["gen"], "primekit gen: the following required arguments were not provided: --bits <BITS>"),
+        (&["prove"], "primekit prove: the following required arguments were not provided: <N>"),
         (&["bench", "gen", "--bogus"], "primekit bench gen: unexpected argument '--bogus'"),
         (&["no-such-command"], "primekit: unrecognized subcommand 'no-such-command'"),
     ];
