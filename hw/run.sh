@@ -68,7 +68,7 @@ case $mode in
       tb=$(sim_build "$1" "$2" "$3")
       vec="$build/vectors-k$1-np$2-nr$3.txt"
       primekit hw-vectors --k "$1" --np "$2" --nr "$3" --random "$4" --primes 20 --squares 10 --long-d 10 \
-        --seed 7 "${corpus_arg[@]}" --out "$vec"
+        --seed 7 "${corpus_arg[@]}" --force --out "$vec"
       echo "hw: K=$1 N_p=$2 N_r=$3: $(wc -l <"$vec") vectors"
       "$tb" <"$vec" | tee "$build/sim-k$1-np$2-nr$3.json"
     done
@@ -103,7 +103,7 @@ PY
         tb=$(sim_build 1024 "$1" "$2")
         vec="$build/vectors-k1024-np$1-nr$2.txt"
         primekit hw-vectors --k 1024 --np "$1" --nr "$2" --random "$count" --primes 5 --squares 2 --long-d 2 \
-          --seed 2011 "${corpus_arg[@]}" --corpus-max-bits 256 --out "$vec"
+          --seed 2011 "${corpus_arg[@]}" --corpus-max-bits 256 --force --out "$vec"
         start=$(date +%s)
         "$tb" <"$vec" >"$build/sim-1024-$1-$2.json"
         python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["sim_seconds"]=int(sys.argv[2]); d["random_inputs"]=int(sys.argv[3]); print(json.dumps(d))' \
@@ -115,7 +115,7 @@ PY
       # The CPU side: primekit's NIST Lucas test on the same inputs (the random class is
       # the same for every configuration: same seed, same order).
       vec="$build/vectors-k1024-cpu.txt"
-      primekit hw-vectors --k 1024 --random "$count" --primes 5 --squares 0 --long-d 0 --seed 2011 --out "$vec"
+      primekit hw-vectors --k 1024 --random "$count" --primes 5 --squares 0 --long-d 0 --seed 2011 --force --out "$vec"
       cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
       primekit bench hw-lucas --vectors "$vec" --reps 5 | python3 -c '
 import json, sys

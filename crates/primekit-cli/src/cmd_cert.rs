@@ -1,5 +1,7 @@
-//! `primekit verify-cert FILE [--n N]` and `primekit prove N [--cert FILE]`: primality
-//! certificates (format: docs/certificate-format.md; library: `primekit::certificate`).
+//! `primekit verify-cert FILE [--n N]` and `primekit prove N [--cert FILE] [--force]`:
+//! primality certificates (format: docs/certificate-format.md; library:
+//! `primekit::certificate`). `--cert` goes through [`crate::files`]: checked before the
+//! proof is searched, an existing file replaced only with `--force`.
 //!
 //! verify-cert exit status: 0 valid (prints the proven prime), 1 invalid ("invalid: step
 //! k: reason"), 2 malformed or unreadable. prove: 0 with the certificate written (or
@@ -27,9 +29,12 @@ pub struct VerifyArgs {
 pub struct ProveArgs {
     /// The number to prove prime (decimal or 0x-hex, above 2^64).
     n: String,
-    /// Write the certificate here (atomically) instead of standard output.
+    /// Write the certificate here instead of standard output.
     #[arg(long)]
     cert: Option<PathBuf>,
+    /// Replace an existing --cert file.
+    #[arg(long, requires = "cert")]
+    force: bool,
 }
 
 pub fn verify_cmd(a: VerifyArgs) -> ExitCode {
@@ -70,7 +75,7 @@ pub fn prove_cmd(a: ProveArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let pending = match files::reserve(a.cert.as_deref(), "primekit prove: ") {
+    let [pending] = match files::reserve_or_exit("prove", [files::Output::public("--cert", a.cert.as_deref())], a.force) {
         Ok(p) => p,
         Err(code) => return code,
     };

@@ -1,11 +1,13 @@
-//! `primekit dhparam --bits K [--out FILE]`: Diffie-Hellman parameters (safe prime p,
-//! generator g = 2) as a PKCS #3 `DH PARAMETERS` PEM block, as `openssl dhparam` writes.
-//! `--out` is written atomically (temporary name, then renamed; see `files.rs`).
+//! `primekit dhparam --bits K [--out FILE] [--force]`: Diffie-Hellman parameters (safe
+//! prime p, generator g = 2) as a PKCS #3 `DH PARAMETERS` PEM block, as `openssl dhparam`
+//! writes. `--out` and `--cert` go through [`crate::files`] (complete or absent; an
+//! existing file is replaced only with `--force`; bad paths refused before the search).
 //!
 //! p = 23 (mod 24), as OpenSSL does for g = 2: then p = 7 (mod 8), so 2 is a quadratic
 //! residue and generates the subgroup of prime order q = (p-1)/2.
 
 use crate::cmd_gen::{exit_for, with_progress};
+use crate::files::Output;
 use clap::Args as ClapArgs;
 use der::asn1::UintRef;
 use der::{Encode, Sequence};
@@ -22,16 +24,19 @@ pub struct Args {
     /// Size of the prime p in bits (64..=8192).
     #[arg(long, default_value_t = 2048)]
     bits: u32,
-    /// Write the PEM here instead of standard output.
+    /// Write the PEM here instead of standard output (`-`: standard output).
     #[arg(long)]
     out: Option<std::path::PathBuf>,
+    /// Replace existing --out / --cert files (devices and FIFOs need no --force).
+    #[arg(long)]
+    force: bool,
     /// Threads racing on the one prime.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
     /// A provable safe prime, with a primality certificate for p and q.
     #[arg(long)]
     provable: bool,
-    /// With --provable: write the certificate here (atomically).
+    /// With --provable: write the certificate here.
     #[arg(long, requires = "provable")]
     cert: Option<std::path::PathBuf>,
     /// One JSON object: {"command":"dhparam","bits","g","p","file","pem"} (pem only without --out).
@@ -70,15 +75,12 @@ fn provable_group(bits: u32) -> Result<(BigUint, primekit::certificate::Certific
 
 pub fn run(a: Args) -> ExitCode {
     if !(MIN_DH_BITS..=MAX_GEN_BITS).contains(&a.bits) {
-        eprintln!("error: --bits must be in {MIN_DH_BITS}..={MAX_GEN_BITS} (got {})", a.bits);
+        eprintln!("primekit dhparam: --bits must be in {MIN_DH_BITS}..={MAX_GEN_BITS} (got {})", a.bits);
         return ExitCode::from(2);
     }
     // Reserve the output file first: a bad path fails before the (long) search.
-    let pending = match crate::files::reserve(a.out.as_deref(), "error: ") {
-        Ok(p) => p,
-        Err(code) => return code,
-    };
-    let cert_pending = match crate::files::reserve(a.cert.as_deref(), "error: ") {
+    let outputs = [Output::public("--out", a.out.as_deref()), Output::public("--cert", a.cert.as_deref())];
+    let [pending, cert_pending] = match crate::files::reserve_or_exit("dhparam", outputs, a.force) {
         Ok(p) => p,
         Err(code) => return code,
     };
@@ -91,25 +93,25 @@ pub fn run(a: Args) -> ExitCode {
     };
     let (p, cert) = match generated {
         Ok(x) => x,
-        Err(e) => return exit_for(&e),
+        Err(e) => return exit_for("dhparam", &e),
     };
     if let (Some(pending), Some(cert)) = (cert_pending, &cert) {
         if let Err(e) = pending.commit(primekit::certificate::to_json(cert).as_bytes()) {
-            eprintln!("error: {e}");
+            eprintln!("primekit dhparam: {e}");
             return ExitCode::from(1);
         }
     }
     let pem = match dh_params_pem(&p, 2) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: encoding failed: {e}");
+            eprintln!("primekit dhparam: encoding failed: {e}");
             return ExitCode::from(1);
         }
     };
     match pending {
         Some(pending) => {
             if let Err(e) = pending.commit(pem.as_bytes()) {
-                eprintln!("error: {e}");
+                eprintln!("primekit dhparam: {e}");
                 return ExitCode::from(1);
             }
         }

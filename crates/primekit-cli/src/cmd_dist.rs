@@ -163,7 +163,7 @@ pub fn run(a: Args) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("primekit dist: {e}");
             ExitCode::from(2)
         }
     }

@@ -1,5 +1,6 @@
 //! `primekit gen --bits K [--safe] [--count N] [--jobs J] [--hex]`: random (safe) primes,
-//! one per line. On a terminal, long safe-prime runs (>= 1536 bits) show a progress line
+//! one per line; `--provable [--cert FILE [--force]]` adds a certificate, written through
+//! [`crate::files`]. On a terminal, long safe-prime runs (>= 1536 bits) show a progress line
 //! on stderr (candidates tested, rate, elapsed); nothing extra when piped.
 
 use clap::Args as ClapArgs;
@@ -35,10 +36,13 @@ pub struct Args {
     /// A provable prime, with a certificate (Pocklington chain; docs/certificate-format.md).
     #[arg(long)]
     provable: bool,
-    /// With --provable: write the certificate here (atomically); else it is printed
-    /// after the prime (or in the JSON object).
+    /// With --provable: write the certificate here (`-`: standard output); else it is
+    /// printed after the prime (or in the JSON object).
     #[arg(long, requires = "provable")]
     cert: Option<std::path::PathBuf>,
+    /// Replace an existing --cert file.
+    #[arg(long, requires = "cert")]
+    force: bool,
     /// With --provable: derive the prime from this hex seed by the FIPS 186-5 Shawe-Taylor
     /// routine (SHA-256; the seed length is 4 bits per hex digit), reproducibly.
     #[arg(long, requires = "provable", conflicts_with = "safe")]
@@ -58,9 +62,10 @@ pub fn format_number(p: &BigUint, hex: bool) -> String {
     }
 }
 
-/// Exit status for a library error: 2 for bad input, 1 for anything else.
-pub fn exit_for(e: &Error) -> ExitCode {
-    eprintln!("error: {e}");
+/// Prints `primekit CMD: error` and returns the exit status for a library error: 2 for
+/// bad input, 1 for anything else.
+pub fn exit_for(cmd: &str, e: &Error) -> ExitCode {
+    eprintln!("primekit {cmd}: {e}");
     match e {
         Error::InvalidArgument(_) | Error::InputTooLarge { .. } => ExitCode::from(2),
         _ => ExitCode::from(1),
@@ -98,10 +103,10 @@ pub fn with_progress<T>(show: bool, f: impl FnOnce(Probe<'_>) -> T) -> T {
 /// `gen --provable`: one prime (or safe prime) with its certificate.
 fn run_provable(a: &Args) -> ExitCode {
     if a.count != 1 {
-        eprintln!("error: --provable makes one prime per run (--count 1)");
+        eprintln!("primekit gen: --provable makes one prime per run (--count 1)");
         return ExitCode::from(2);
     }
-    let pending = match crate::files::reserve(a.cert.as_deref(), "error: ") {
+    let [pending] = match crate::files::reserve_or_exit("gen", [crate::files::Output::public("--cert", a.cert.as_deref())], a.force) {
         Ok(p) => p,
         Err(code) => return code,
     };
@@ -112,7 +117,7 @@ fn run_provable(a: &Args) -> ExitCode {
                     .map(|st| (st.prime, st.certificate))
             }
             _ => {
-                eprintln!("error: --seed must be hexadecimal digits");
+                eprintln!("primekit gen: --seed must be hexadecimal digits");
                 return ExitCode::from(2);
             }
         },
@@ -122,14 +127,14 @@ fn run_provable(a: &Args) -> ExitCode {
     };
     let (p, cert) = match made {
         Ok(x) => x,
-        Err(e) => return exit_for(&e),
+        Err(e) => return exit_for("gen", &e),
     };
     let cert_text = primekit::certificate::to_json(&cert);
     let text = format_number(&p, a.hex);
     let inline = match pending {
         Some(pending) => {
             if let Err(e) = pending.commit(cert_text.as_bytes()) {
-                eprintln!("error: {e}");
+                eprintln!("primekit gen: {e}");
                 return ExitCode::from(1);
             }
             None
@@ -156,11 +161,11 @@ pub fn run(a: Args) -> ExitCode {
         return run_provable(&a);
     }
     if a.count == 0 {
-        eprintln!("error: --count must be at least 1");
+        eprintln!("primekit gen: --count must be at least 1");
         return ExitCode::from(2);
     }
     if a.bits > MAX_GEN_BITS {
-        eprintln!("error: --bits {} exceeds the cap of {MAX_GEN_BITS}", a.bits);
+        eprintln!("primekit gen: --bits {} exceeds the cap of {MAX_GEN_BITS}", a.bits);
         return ExitCode::from(2);
     }
     let opts = PrimeOptions::new(a.bits).safe(a.safe).jobs(a.jobs);
@@ -184,6 +189,6 @@ pub fn run(a: Args) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Err(e) => exit_for(&e),
+        Err(e) => exit_for("gen", &e),
     }
 }

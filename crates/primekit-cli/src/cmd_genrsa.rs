@@ -2,11 +2,12 @@
 //! [--jobs J] [--json] [--force] [--insecure]`: an RSA private key by FIPS 186-5 A.1.3
 //! (`primekit::generate_rsa_key_with`), as PEM.
 //!
-//! Files are created with mode 0600 under a temporary name and renamed when complete
-//! ([`crate::files`]); an existing file is kept unless `--force`. Bad requests (size
-//! below 2048 without `--insecure`, odd, above 16,384; e even or outside (2^16, 2^256);
-//! an unwritable or existing `--out`) fail before any key is generated: one line on
-//! stderr, exit status 2, no file left behind.
+//! Outputs go through [`crate::files`]: `-` is standard output, a device or FIFO is
+//! written in place, a file is created with mode 0600 under a temporary name and named
+//! when complete; an existing file is kept unless `--force`. Bad requests (size below
+//! 2048 without `--insecure`, odd, above 16,384; e even or outside (2^16, 2^256); a bad
+//! or existing `--out` / `--pubout`, or both naming one file) fail before any key is
+//! generated: one line on stderr, exit status 2, no file left behind.
 
 use crate::cmd_gen::exit_for;
 use crate::files;
@@ -32,7 +33,7 @@ pub struct Args {
     /// Public exponent (decimal or 0x-hex), odd, 2^16 < e < 2^256.
     #[arg(long, default_value = "65537")]
     e: String,
-    /// Write the private key here (mode 0600) instead of standard output.
+    /// Write the private key here (mode 0600) instead of standard output (`-`: standard output).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Encoding of the private key.
@@ -47,7 +48,7 @@ pub struct Args {
     /// One JSON object: {"command":"genrsa","bits","e","format","file","pubout","pem"} (pem only without --out).
     #[arg(long)]
     json: bool,
-    /// Overwrite existing --out / --pubout files.
+    /// Replace existing --out / --pubout files (devices and FIFOs need no --force).
     #[arg(long)]
     force: bool,
     /// Allow moduli below 2048 bits (tests only: such keys are not secure).
@@ -60,6 +61,8 @@ fn refuse(msg: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(2)
 }
 
+const CMD: &str = "genrsa";
+
 pub fn run(a: Args) -> ExitCode {
     let e = match parse_number(&a.e) {
         Ok(e) => e,
@@ -67,17 +70,17 @@ pub fn run(a: Args) -> ExitCode {
     };
     let opts = RsaKeyOptions::new(a.bits).e(e.clone()).jobs(a.jobs).insecure(a.insecure);
     if let Err(err) = opts.validate() {
-        return exit_for(&err);
+        return exit_for(CMD, &err);
     }
     // Reserve the output files before the (long) generation, so a bad path fails now.
-    let reserve = |p: &Option<PathBuf>, private: bool| p.as_deref().map(|p| files::create(p, a.force, private)).transpose();
-    let (out, pubout) = match (reserve(&a.out, true), reserve(&a.pubout, false)) {
-        (Ok(o), Ok(p)) => (o, p),
-        (Err(err), _) | (_, Err(err)) => return refuse(err),
+    let outputs = [files::Output::private("--out", a.out.as_deref()), files::Output::public("--pubout", a.pubout.as_deref())];
+    let [out, pubout] = match files::reserve_or_exit(CMD, outputs, a.force) {
+        Ok(p) => p,
+        Err(code) => return code,
     };
     let key = match generate_rsa_key_with(&opts) {
         Ok(k) => k,
-        Err(err) => return exit_for(&err),
+        Err(err) => return exit_for(CMD, &err),
     };
     let pem = match a.format {
         Format::Pkcs8 => key.to_pkcs8_pem(),
@@ -85,7 +88,7 @@ pub fn run(a: Args) -> ExitCode {
     };
     let (pem, public) = match (pem, key.public_key_pem()) {
         (Ok(s), Ok(p)) => (s, p),
-        (Err(err), _) | (_, Err(err)) => return exit_for(&err),
+        (Err(err), _) | (_, Err(err)) => return exit_for(CMD, &err),
     };
     for (pending, text) in [(out, &pem), (pubout, &public)] {
         if let Some(pending) = pending {

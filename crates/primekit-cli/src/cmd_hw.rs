@@ -1,6 +1,7 @@
 //! `primekit hw-vectors`: test vectors for the RTL Lucas tester in `hw/`, from the
 //! cycle-free model (`primekit_research::hw_model`). The Verilator testbench
-//! (`hw/sim/tb_lucas.cpp`) reads them; `hw/run.sh` ties the two together.
+//! (`hw/sim/tb_lucas.cpp`) reads them; `hw/run.sh` ties the two together. `--out` goes
+//! through [`crate::files`] (an existing file is replaced only with `--force`).
 
 use crate::files;
 use clap::Args as ClapArgs;
@@ -44,9 +45,12 @@ pub struct Args {
     /// Seed for the generated inputs.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Write here (atomically) instead of standard output.
+    /// Write here instead of standard output.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Replace an existing --out file.
+    #[arg(long)]
+    pub force: bool,
 }
 
 fn read_corpus(path: &PathBuf) -> Result<Vec<(BigUint, bool)>, String> {
@@ -78,7 +82,7 @@ pub fn run(a: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let pending = match files::reserve(a.out.as_deref(), "primekit hw-vectors: ") {
+    let [pending] = match files::reserve_or_exit("hw-vectors", [files::Output::public("--out", a.out.as_deref())], a.force) {
         Ok(p) => p,
         Err(code) => return code,
     };

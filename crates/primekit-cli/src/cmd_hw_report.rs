@@ -314,5 +314,5 @@ fn report(dir: &Path) -> Result<(), String> {
         )?;
         let _ = writeln!(md, "\n![time vs LUTs](time-vs-luts.svg)");
     }
-    std::fs::write(dir.join("README.md"), md).map_err(|e| format!("{}: {e}", dir.display()))
+    crate::files::replace(&dir.join("README.md"), md.as_bytes())
 }

@@ -23,7 +23,7 @@ fn run_with(a: Args, command: &str, f: fn(&BigUint) -> Result<BigUint, primekit:
     let n = match parse_number(&a.n) {
         Ok(n) => n,
         Err(e) => {
-            eprintln!("error: {:?}: {e}", a.n);
+            eprintln!("primekit {command}: {:?}: {e}", a.n);
             return ExitCode::from(2);
         }
     };
@@ -37,7 +37,7 @@ fn run_with(a: Args, command: &str, f: fn(&BigUint) -> Result<BigUint, primekit:
             }
             ExitCode::SUCCESS
         }
-        Err(e) => exit_for(&e),
+        Err(e) => exit_for(command, &e),
     }
 }
 

@@ -141,7 +141,7 @@ pub fn run(a: Args) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("primekit render: {e}");
             ExitCode::from(2)
         }
     }

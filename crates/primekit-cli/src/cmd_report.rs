@@ -48,11 +48,12 @@ pub struct ReportArgs {
 /// Writes `recs` as JSON lines, each with its `kernel` ([`crate::bench::emit::tagged`]).
 fn write_jsonl(path: &Path, recs: &[Value]) -> Result<(), String> {
     let text: String = recs.iter().map(|r| format!("{}\n", crate::bench::emit::tagged(r.clone()))).collect();
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+    crate::files::replace(path, text.as_bytes())
 }
 
+/// Writes one report file (complete or absent, [`crate::files::replace`]).
 fn write(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+    crate::files::replace(path, text.as_bytes())
 }
 
 fn costs_at(recs: &[Value], bits: u32) -> Option<Costs> {
@@ -368,13 +369,13 @@ fn report(a: &ReportArgs) -> Result<(), String> {
 
 pub fn run(a: ReportArgs) -> ExitCode {
     if a.count == 0 || a.primes == 0 || a.adversarial == 0 {
-        eprintln!("error: --count, --primes and --adversarial must be positive");
+        eprintln!("primekit report: --count, --primes and --adversarial must be positive");
         return ExitCode::from(2);
     }
     match if a.replot { replot(&a) } else { report(&a) } {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("primekit report: {e}");
             ExitCode::FAILURE
         }
     }

@@ -1,5 +1,8 @@
 //! `primekit`: the command-line front end. Each subcommand lives in its own module;
 //! this file only parses arguments and dispatches.
+//!
+//! Every error is one line on stderr, `primekit CMD: message`, argument errors included
+//! (exit status 2); `--help` and `--version` print as usual.
 
 pub mod bench;
 mod cmd_cert;
@@ -23,7 +26,7 @@ mod render_pga;
 mod report_json;
 mod watch;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -72,8 +75,55 @@ enum Cmd {
     Render(cmd_render::Args),
 }
 
+/// The subcommand path named on the command line (`genrsa`, `bench gen`), for the
+/// prefix of an argument error: the leading words that are subcommands.
+fn subcommand_path(args: &[std::ffi::OsString]) -> String {
+    let mut cmd = Cli::command();
+    let mut path = vec!["primekit".to_string()];
+    for arg in args.iter().skip(1) {
+        let Some(sub) = cmd.find_subcommand(arg.as_os_str()).cloned() else { break };
+        path.push(sub.get_name().to_string());
+        cmd = sub;
+    }
+    path.join(" ")
+}
+
+/// The message of a clap error on one line: its first line without clap's "error: ",
+/// followed by the indented lines right under it (the missing arguments after a ':',
+/// joined by ", "; the `[possible values: ...]` of an invalid value).
+fn first_line(text: &str) -> String {
+    let mut lines = text.lines().skip_while(|l| l.trim().is_empty());
+    let first = lines.next().unwrap_or("invalid arguments");
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    let items: Vec<&str> = lines.take_while(|l| l.starts_with(' ') && !l.trim().is_empty()).map(str::trim).collect();
+    match first.strip_suffix(':') {
+        Some(head) if !items.is_empty() => format!("{head}: {}", items.join(", ")),
+        _ if !items.is_empty() => format!("{first} {}", items.join(" ")),
+        _ => first.to_string(),
+    }
+}
+
+/// Parses the arguments; on an error prints `primekit CMD: <clap's first line>` and
+/// returns exit status 2 (clap's own report is several lines with its own prefix).
+/// Help and version requests are printed by clap as usual.
+fn parse() -> Result<Cli, ExitCode> {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    Cli::try_parse_from(&args).map_err(|e| {
+        use clap::error::ErrorKind;
+        if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+        eprintln!("{}: {}", subcommand_path(&args), first_line(&e.render().to_string()));
+        ExitCode::from(2)
+    })
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     // Every subcommand runs primekit's arithmetic on the process-wide kernel: a bad
     // PRIMEKIT_KERNEL stops here, once, instead of failing each input on its own.
     if let Err(e) = primekit::hazmat::mont::Kernel::selected() {

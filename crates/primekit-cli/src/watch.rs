@@ -32,7 +32,7 @@ pub fn install_interrupt_handler() {
     let _ = ctrlc::set_handler(|| {
         STOP.store(true, Ordering::SeqCst);
         if LONG_TESTS.load(Ordering::SeqCst) == 0 {
-            eprintln!("primekit: interrupted");
+            eprintln!("primekit test: interrupted");
             std::process::exit(i32::from(INTERRUPTED));
         }
     });

@@ -146,10 +146,10 @@ pub fn markdown(records: &[Value]) -> String {
 
 pub fn run(a: Args) -> ExitCode {
     if a.count == 0 || !(64..=8192).contains(&a.bits) {
-        eprintln!("error: --count must be positive and --bits within 64..=8192");
+        eprintln!("primekit bench adversarial: --count must be positive and --bits within 64..=8192");
         return ExitCode::from(2);
     }
-    super::emit::print_records(measure(&a), Some(markdown))
+    super::emit::print_records("adversarial", measure(&a), Some(markdown))
 }
 
 #[cfg(test)]

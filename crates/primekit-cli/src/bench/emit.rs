@@ -39,8 +39,9 @@ pub fn line(record: Value) {
     println!("{}", tagged(record));
 }
 
-/// Prints `records` (and `markdown(records)` to stderr if given) or reports the error.
-pub fn print_records(records: Result<Vec<Value>, String>, markdown: Option<fn(&[Value]) -> String>) -> ExitCode {
+/// Prints `records` (and `markdown(records)` to stderr if given) or reports the error
+/// as `primekit bench NAME: error`.
+pub fn print_records(name: &str, records: Result<Vec<Value>, String>, markdown: Option<fn(&[Value]) -> String>) -> ExitCode {
     match records {
         Ok(recs) => {
             let recs: Vec<Value> = recs.into_iter().map(tagged).collect();
@@ -51,7 +52,7 @@ pub fn print_records(records: Result<Vec<Value>, String>, markdown: Option<fn(&[
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("primekit bench {name}: {e}");
             ExitCode::FAILURE
         }
     }

@@ -83,7 +83,7 @@ fn time_calls(count: usize, bits: u32, safe: bool, mut generate: impl FnMut() ->
     for _ in 0..count {
         let (t, c) = (Instant::now(), super::cpu_clock::process_cpu_ms());
         let p = generate().map_err(|e| {
-            eprintln!("error: {e}");
+            eprintln!("primekit bench gen: {e}");
             ExitCode::from(2)
         })?;
         timed.cpu_ms.push(super::cpu_clock::process_cpu_ms() - c);
@@ -108,11 +108,11 @@ fn check(p: &BigUint, bits: u32, safe: bool) -> Result<(), String> {
 }
 
 pub fn run(a: Args) -> ExitCode {
-    if let Err(code) = super::begin(a.count, &a.bits, 64..=8192) {
+    if let Err(code) = super::begin("gen", a.count, &a.bits, 64..=8192) {
         return code;
     }
     if a.peer_count == Some(0) {
-        eprintln!("error: --peer-count must be at least 1");
+        eprintln!("primekit bench gen: --peer-count must be at least 1");
         return ExitCode::from(2);
     }
     for &bits in &a.bits {
@@ -145,7 +145,7 @@ pub fn run(a: Args) -> ExitCode {
                         }
                     }
                     Err(e) => {
-                        eprintln!("error: {e}");
+                        eprintln!("primekit bench gen: {e}");
                         return ExitCode::from(2);
                     }
                 }

@@ -32,7 +32,7 @@ pub fn run(a: Args) -> ExitCode {
     let text = match std::fs::read_to_string(&a.vectors) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: cannot read {}: {e}", a.vectors.display());
+            eprintln!("primekit bench hw-lucas: cannot read {}: {e}", a.vectors.display());
             return ExitCode::from(2);
         }
     };
@@ -47,19 +47,19 @@ pub fn run(a: Args) -> ExitCode {
             Some(n) if n.bit(0) && n.bits() >= 2 => by_class.entry(class.to_string()).or_default().push(n),
             Some(_) => {}
             None => {
-                eprintln!("error: {}:{}: not a hex number", a.vectors.display(), i + 1);
+                eprintln!("primekit bench hw-lucas: {}:{}: not a hex number", a.vectors.display(), i + 1);
                 return ExitCode::from(2);
             }
         }
     }
     if by_class.is_empty() {
-        eprintln!("error: no inputs of classes {:?} in {}", a.classes, a.vectors.display());
+        eprintln!("primekit bench hw-lucas: no inputs of classes {:?} in {}", a.classes, a.vectors.display());
         return ExitCode::from(2);
     }
     let mut rng = match primekit::hazmat::random::os_seeded() {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("primekit bench hw-lucas: {e}");
             return ExitCode::from(1);
         }
     };

@@ -92,8 +92,8 @@ pub fn measure(a: &Args) -> Result<Vec<Value>, String> {
 
 pub fn run(a: Args) -> ExitCode {
     if a.count == 0 || a.bits.iter().any(|&b| !(16..=8192).contains(&b)) {
-        eprintln!("error: --count must be positive and --bits within 16..=8192");
+        eprintln!("primekit bench lucas: --count must be positive and --bits within 16..=8192");
         return ExitCode::from(2);
     }
-    super::emit::print_records(measure(&a), None)
+    super::emit::print_records("lucas", measure(&a), None)
 }

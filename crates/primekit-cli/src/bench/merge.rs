@@ -259,7 +259,7 @@ pub fn run(a: Args) -> ExitCode {
     let mut text = String::new();
     if a.files.is_empty() {
         if let Err(e) = std::io::stdin().read_to_string(&mut text) {
-            eprintln!("error: reading standard input: {e}");
+            eprintln!("primekit bench merge: reading standard input: {e}");
             return ExitCode::FAILURE;
         }
     }
@@ -267,7 +267,7 @@ pub fn run(a: Args) -> ExitCode {
         match std::fs::read_to_string(f) {
             Ok(t) => text += &t,
             Err(e) => {
-                eprintln!("error: {}: {e}", f.display());
+                eprintln!("primekit bench merge: {}: {e}", f.display());
                 return ExitCode::FAILURE;
             }
         }

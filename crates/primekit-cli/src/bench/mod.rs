@@ -89,10 +89,11 @@ pub fn run(cmd: BenchCmd) -> ExitCode {
 }
 
 /// Common start of a benchmark: checks `--count` (positive) and `--bits` (within
-/// `range`), then prints the peers note. `Err` carries the exit status for bad arguments.
-pub fn begin(count: usize, bits: &[u32], range: std::ops::RangeInclusive<u32>) -> Result<(), ExitCode> {
+/// `range`), then prints the peers note. `Err` carries the exit status for bad arguments
+/// (reported as `primekit bench NAME: ...`).
+pub fn begin(name: &str, count: usize, bits: &[u32], range: std::ops::RangeInclusive<u32>) -> Result<(), ExitCode> {
     if count == 0 || bits.iter().any(|b| !range.contains(b)) {
-        eprintln!("error: --count must be positive and --bits within {}..={}", range.start(), range.end());
+        eprintln!("primekit bench {name}: --count must be positive and --bits within {}..={}", range.start(), range.end());
         return Err(ExitCode::from(2));
     }
     if let Some(n) = peers_note() {

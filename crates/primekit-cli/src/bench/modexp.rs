@@ -67,14 +67,14 @@ fn emit(engine: &str, kernel: &str, bits: u32, count: usize, samples: &[f64]) {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    if let Err(code) = super::begin(args.count, &args.bits, 8..=16384) {
+    if let Err(code) = super::begin("modexp", args.count, &args.bits, 8..=16384) {
         return code;
     }
     // The primekit line runs the process-wide kernel, so PRIMEKIT_KERNEL chooses it.
     let selected = match Kernel::selected() {
         Ok(k) => k,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("primekit bench modexp: {e}");
             return ExitCode::from(2);
         }
     };

@@ -148,8 +148,8 @@ pub fn measure(a: &Args) -> Result<Vec<Value>, String> {
 
 pub fn run(a: Args) -> ExitCode {
     if a.count == 0 {
-        eprintln!("error: --count must be positive");
+        eprintln!("primekit bench modmul: --count must be positive");
         return ExitCode::from(2);
     }
-    super::emit::print_records(measure(&a), None)
+    super::emit::print_records("modmul", measure(&a), None)
 }

@@ -176,7 +176,7 @@ pub fn run(a: Args) -> ExitCode {
     let (pgas, sieves, mut rng) = match parsed {
         Ok(x) => x,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("primekit bench pga: {e}");
             return ExitCode::from(2);
         }
     };
@@ -200,7 +200,7 @@ pub fn run(a: Args) -> ExitCode {
         let mut arms = match arms.collect::<Result<Vec<_>, _>>() {
             Ok(v) => v,
             Err(e) => {
-                eprintln!("error: {e}");
+                eprintln!("primekit bench pga: {e}");
                 return ExitCode::from(2);
             }
         };
@@ -209,7 +209,7 @@ pub fn run(a: Args) -> ExitCode {
         for _ in 0..a.count {
             for arm in arms.iter_mut() {
                 if let Err(e) = arm.step(&mut rng) {
-                    eprintln!("error: {e}");
+                    eprintln!("primekit bench pga: {e}");
                     return ExitCode::from(2);
                 }
             }

@@ -256,8 +256,8 @@ pub fn run(a: Args) -> ExitCode {
             }
         }
         if whole {
-            std::fs::write(a.out.join("tables.md"), &md)?;
-            std::fs::write(a.out.join("points.jsonl"), &points)?;
+            crate::files::replace(&a.out.join("tables.md"), md.as_bytes())?;
+            crate::files::replace(&a.out.join("points.jsonl"), points.as_bytes())?;
             eprintln!("wrote {}", a.out.join("tables.md").display());
         }
         Ok(())
@@ -265,7 +265,7 @@ pub fn run(a: Args) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("primekit bench pga-tables: {e}");
             ExitCode::from(2)
         }
     }

@@ -25,7 +25,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> ExitCode {
-    if let Err(code) = super::begin(a.count, &a.bits, 128..=8192) {
+    if let Err(code) = super::begin("provable", a.count, &a.bits, 128..=8192) {
         return code;
     }
     for &bits in &a.bits {
@@ -48,7 +48,7 @@ pub fn run(a: Args) -> ExitCode {
                         let p = nettle_prime(bits);
                         samples.push(thread_cpu_ms() - t);
                         if p.bits() != u64::from(bits) || !primekit::is_prime(&p) {
-                            eprintln!("error: Nettle returned a wrong prime at {bits} bits");
+                            eprintln!("primekit bench provable: Nettle returned a wrong prime at {bits} bits");
                             return ExitCode::FAILURE;
                         }
                         continue;
@@ -59,7 +59,7 @@ pub fn run(a: Args) -> ExitCode {
                             let ok = verify(&cert, Some(&p)).is_ok();
                             samples.push(thread_cpu_ms() - t);
                             if !ok {
-                                eprintln!("error: a generated certificate did not verify");
+                                eprintln!("primekit bench provable: a generated certificate did not verify");
                                 return ExitCode::FAILURE;
                             }
                             continue;
@@ -68,7 +68,7 @@ pub fn run(a: Args) -> ExitCode {
                     },
                 };
                 if !ok {
-                    eprintln!("error: {kind} generation failed at {bits} bits");
+                    eprintln!("primekit bench provable: {kind} generation failed at {bits} bits");
                     return ExitCode::FAILURE;
                 }
                 samples.push(thread_cpu_ms() - t);

@@ -42,7 +42,7 @@ fn engines() -> Vec<Engine> {
 }
 
 pub fn run(a: Args) -> ExitCode {
-    if let Err(code) = super::begin(a.count, &a.bits, 1024..=16384) {
+    if let Err(code) = super::begin("rsa", a.count, &a.bits, 1024..=16384) {
         return code;
     }
     let engines = engines();
@@ -54,7 +54,7 @@ pub fn run(a: Args) -> ExitCode {
                 match generate(bits) {
                     Some(got) if got == bits => samples[i].push(thread_cpu_ms() - t),
                     other => {
-                        eprintln!("error: {name} failed to make a {bits}-bit key ({other:?})");
+                        eprintln!("primekit bench rsa: {name} failed to make a {bits}-bit key ({other:?})");
                         return ExitCode::FAILURE;
                     }
                 }

@@ -288,10 +288,10 @@ pub fn run(a: Args) -> ExitCode {
         || a.r.iter().any(|&r| r > primekit::hazmat::sieve::NUM_SMALL_ODD_PRIMES)
     {
         eprintln!(
-            "error: --count must be positive, --bits within 16..=8192, --r at most {}",
+            "primekit bench suite: --count must be positive, --bits within 16..=8192, --r at most {}",
             primekit::hazmat::sieve::NUM_SMALL_ODD_PRIMES
         );
         return ExitCode::from(2);
     }
-    super::emit::print_records(measure(&a), Some(markdown))
+    super::emit::print_records("suite", measure(&a), Some(markdown))
 }

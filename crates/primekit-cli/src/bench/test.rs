@@ -71,7 +71,7 @@ pub fn make_inputs(bits: u32, kind: Inputs, count: usize, seed: u64) -> Vec<BigU
 }
 
 pub fn run(args: Args) -> ExitCode {
-    if let Err(code) = super::begin(args.count, &args.bits, 8..=16384) {
+    if let Err(code) = super::begin("test", args.count, &args.bits, 8..=16384) {
         return code;
     }
     for &bits in &args.bits {

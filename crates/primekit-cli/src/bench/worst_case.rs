@@ -58,7 +58,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 pub fn run(a: Args) -> ExitCode {
     let cap = primekit::MAX_INPUT_BITS;
     if a.count == 0 || a.bits.iter().any(|&b| b < 128 || u64::from(b) > cap) {
-        eprintln!("error: --count must be positive and every size in 128..={cap} bits");
+        eprintln!("primekit bench worst-case: --count must be positive and every size in 128..={cap} bits");
         return ExitCode::from(2);
     }
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(a.seed);
@@ -67,7 +67,7 @@ pub fn run(a: Args) -> ExitCode {
         let mr = match MillerRabin::new(&n) {
             Ok(mr) => mr,
             Err(e) => {
-                eprintln!("error: {e}");
+                eprintln!("primekit bench worst-case: {e}");
                 return ExitCode::FAILURE;
             }
         };
@@ -92,7 +92,7 @@ pub fn run(a: Args) -> ExitCode {
         let prime = primekit::is_prime(&n);
         let ms = t.elapsed().as_secs_f64() * 1e3;
         if !prime {
-            eprintln!("error: 2^{p} - 1 was declared composite");
+            eprintln!("primekit bench worst-case: 2^{p} - 1 was declared composite");
             return ExitCode::FAILURE;
         }
         emit::line(json!({"op": "is_prime_full", "engine": "primekit", "bits": p, "count": 1, "mean_ms": ms, "input": format!("2^{p}-1")}));
