@@ -8,7 +8,7 @@ Rust verifier, so the two can be tested against each other.
 
 Exit status: 0 valid (prints the proven prime), 1 invalid ("invalid: step k: reason"),
 2 malformed or unreadable (including a certificate whose estimated checking work
-exceeds the limit, 2^44 unless --max-work says otherwise).
+exceeds the limit, 2^41 unless --max-work says otherwise).
 
 As a library: verify(text, expected=None, max_work=DEFAULT_MAX_WORK) returns the proven
 prime or raises Malformed / Invalid.
@@ -23,7 +23,7 @@ MAX_BITS = 16384
 MAX_STEPS = 4096
 MAX_EXPONENT = 65536
 MAX_NESTING = 64
-DEFAULT_MAX_WORK = 1 << 44
+DEFAULT_MAX_WORK = 1 << 41
 FORMAT = "primekit-certificate"
 
 

@@ -75,4 +75,4 @@ def generate_provable_prime(
 
 def verify_certificate(cert: str | bytes, /, n: int | None = None, *, max_work: int | None = None) -> bool:
     """Return True if cert is a valid primality certificate (of n, when given) whose
-    estimated checking work is at most max_work (default 2^44)."""
+    estimated checking work is at most max_work (default 2^41)."""

@@ -48,7 +48,7 @@ fn generate_provable_prime(
 
 /// Return True if `cert` (JSON text or bytes) is a valid certificate, of `n` when
 /// given; False for an invalid or malformed one (never raises on bad content), including
-/// one whose estimated checking work exceeds `max_work` (default 2^44,
+/// one whose estimated checking work exceeds `max_work` (default 2^41,
 /// docs/certificate-format.md).
 #[pyfunction]
 #[pyo3(signature = (cert, /, n = None, *, max_work = None))]

@@ -25,7 +25,7 @@ pub struct VerifyArgs {
     n: Option<String>,
     /// Refuse (as malformed, exit 2) a certificate whose estimated checking work
     /// exceeds this, before any arithmetic (docs/certificate-format.md)
-    /// [default: 17592186044416 = 2^44].
+    /// [default: 2199023255552 = 2^41].
     #[arg(long, value_name = "WORK")]
     max_work: Option<u128>,
 }

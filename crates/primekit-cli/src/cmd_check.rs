@@ -35,7 +35,7 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     cert: Option<PathBuf>,
     /// check-dh --cert: refuse a certificate whose estimated checking work exceeds this
-    /// (docs/certificate-format.md) [default: 17592186044416 = 2^44].
+    /// (docs/certificate-format.md) [default: 2199023255552 = 2^41].
     #[arg(long, value_name = "WORK")]
     max_work: Option<u128>,
 }

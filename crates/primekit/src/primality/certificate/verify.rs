@@ -10,12 +10,15 @@ use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 use std::collections::HashSet;
 
-/// The work limit [`verify`] applies, in the units of [`estimate_work`] (2^44). It admits
-/// every certificate primekit makes up to [`MAX_CERTIFIED_BITS`]: a Maurer or
-/// Shawe-Taylor chain at 16,384 bits estimates about 2.5 * 10^9, an elliptic-curve chain
-/// from 16,384 bits down whose steps shrink N by 8 bits on average about 1.1 * 10^13.
+/// The work limit [`verify`] applies, in the units of [`estimate_work`] (2^41, about
+/// 2.2 * 10^12). It admits every certificate primekit makes up to [`MAX_CERTIFIED_BITS`]
+/// that fits in [`super::MAX_CERTIFICATE_BYTES`]: a Maurer or Shawe-Taylor chain at
+/// 16,384 bits estimates about 2.5 * 10^9; a Pocklington step of [`super::prove`] at
+/// 16,384 bits lists at most 1,436 distinct primes (the sum of bits(q) - 1 stays below
+/// bits(N - 1)), about 1.5 * 10^12; an elliptic-curve step of 16,384 bits with random a, b and P takes
+/// about 32 KB of JSON, so 1 MiB holds at most about 32 of them, about 7 * 10^11.
 /// Worst-case times at this limit are in docs/limits.md.
-pub const DEFAULT_MAX_WORK: u128 = 1 << 44;
+pub const DEFAULT_MAX_WORK: u128 = 1 << 41;
 
 fn invalid(step: usize, reason: impl Into<String>) -> CertificateError {
     CertificateError::Invalid { step, reason: reason.into() }
