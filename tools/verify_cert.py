@@ -334,9 +334,10 @@ def check_pocklington(i, n, factors, proven):
             raise Invalid(i, f"factor {j}: gcd condition fails")
 
 
-def check(prime, steps):
+def check(steps, prime=None):
+    """Checks the parsed steps (and, for a certificate without steps, `prime`)."""
     if not steps:
-        if prime < 2**64 and is_prime_below_2_64(prime):
+        if prime is not None and prime < 2**64 and is_prime_below_2_64(prime):
             return
         raise Invalid(0, "no steps: only a prime below 2^64 may have none")
     proven = set()
@@ -363,7 +364,7 @@ def verify(text, expected=None, max_work=DEFAULT_MAX_WORK):
         raise Malformed(f"estimated work {work} exceeds the limit {max_work}; raise it with --max-work")
     if expected is not None and expected != prime:
         raise Invalid(0, "the certificate is for a different number")
-    check(prime, steps)
+    check(steps, prime)
     return prime
 
 
