@@ -73,5 +73,6 @@ def generate_provable_prime(
     the same seed always giving the same prime. At most one of the three.
     """
 
-def verify_certificate(cert: str | bytes, /, n: int | None = None) -> bool:
-    """Return True if cert is a valid primality certificate (of n, when given)."""
+def verify_certificate(cert: str | bytes, /, n: int | None = None, *, max_work: int | None = None) -> bool:
+    """Return True if cert is a valid primality certificate (of n, when given) whose
+    estimated checking work is at most max_work (default 2^41)."""

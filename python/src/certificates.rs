@@ -47,10 +47,12 @@ fn generate_provable_prime(
 }
 
 /// Return True if `cert` (JSON text or bytes) is a valid certificate, of `n` when
-/// given; False for an invalid or malformed one (never raises on bad content).
+/// given; False for an invalid or malformed one (never raises on bad content), including
+/// one whose estimated checking work exceeds `max_work` (default 2^41,
+/// docs/certificate-format.md).
 #[pyfunction]
-#[pyo3(signature = (cert, /, n = None))]
-fn verify_certificate(py: Python<'_>, cert: &Bound<'_, PyAny>, n: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+#[pyo3(signature = (cert, /, n = None, *, max_work = None))]
+fn verify_certificate(py: Python<'_>, cert: &Bound<'_, PyAny>, n: Option<&Bound<'_, PyAny>>, max_work: Option<u128>) -> PyResult<bool> {
     let text: Vec<u8> = if let Ok(s) = cert.extract::<String>() { s.into_bytes() } else { cert.extract::<Vec<u8>>()? };
     let expected = match n {
         Some(n) => match signed_int_arg(n, "n")? {
@@ -59,7 +61,12 @@ fn verify_certificate(py: Python<'_>, cert: &Bound<'_, PyAny>, n: Option<&Bound<
         },
         None => None,
     };
-    Ok(py.detach(|| primekit::certificate::from_json(&text).and_then(|c| primekit::certificate::verify(&c, expected.as_ref())).is_ok()))
+    let max_work = max_work.unwrap_or(primekit::certificate::DEFAULT_MAX_WORK);
+    Ok(py.detach(|| {
+        primekit::certificate::from_json(&text)
+            .and_then(|c| primekit::certificate::verify_with_limit(&c, expected.as_ref(), max_work))
+            .is_ok()
+    }))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

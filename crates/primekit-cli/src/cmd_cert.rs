@@ -11,7 +11,9 @@
 use crate::files;
 use crate::numio::parse_number;
 use clap::Args as ClapArgs;
-use primekit::certificate::{from_json, prove, to_json, verify, CertificateError, ProveError, MAX_CERTIFICATE_BYTES};
+use primekit::certificate::{
+    from_json, prove, to_json, verify_with_limit, CertificateError, ProveError, DEFAULT_MAX_WORK, MAX_CERTIFICATE_BYTES,
+};
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,6 +25,11 @@ pub struct VerifyArgs {
     /// Require the certificate to be for this number (decimal or 0x-hex).
     #[arg(long)]
     n: Option<String>,
+    /// Refuse (as malformed, exit 2) a certificate whose estimated checking work
+    /// exceeds this, before any arithmetic (docs/certificate-format.md)
+    /// [default: 2199023255552 = 2^41].
+    #[arg(long, value_name = "WORK")]
+    max_work: Option<u128>,
 }
 
 #[derive(ClapArgs)]
@@ -51,7 +58,8 @@ pub fn verify_cmd(a: VerifyArgs) -> ExitCode {
         eprintln!("primekit verify-cert: cannot read {}: {e}", a.file.display());
         return ExitCode::from(2);
     }
-    match from_json(&text).and_then(|c| verify(&c, expected.as_ref())) {
+    let max_work = a.max_work.unwrap_or(DEFAULT_MAX_WORK);
+    match from_json(&text).and_then(|c| verify_with_limit(&c, expected.as_ref(), max_work)) {
         Ok(p) => {
             println!("{p}");
             ExitCode::SUCCESS

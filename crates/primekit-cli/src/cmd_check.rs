@@ -34,6 +34,10 @@ pub struct CheckArgs {
     /// prove p and the subgroup order q; adds the check `certificate`.
     #[arg(long, value_name = "FILE")]
     cert: Option<PathBuf>,
+    /// check-dh --cert: refuse a certificate whose estimated checking work exceeds this
+    /// (docs/certificate-format.md) [default: 2199023255552 = 2^41].
+    #[arg(long, value_name = "WORK")]
+    max_work: Option<u128>,
 }
 
 /// Which audit to run.
@@ -84,7 +88,7 @@ fn read_capped(path: &Path) -> Result<Vec<u8>, Failure> {
     Ok(bytes)
 }
 
-fn audit(kind: Kind, path: &Path, max_bits: Option<u64>, cert: Option<&Path>) -> Result<CheckReport, Failure> {
+fn audit(kind: Kind, path: &Path, max_bits: Option<u64>, cert: Option<&Path>, max_work: u128) -> Result<CheckReport, Failure> {
     let bytes = read_capped(path)?;
     let mut report = match kind {
         Kind::Dh => keys::dh::check_dh_pem_with_limits(&bytes, &max_bits.map_or(Limits::dh(), Limits::with_max_bits)),
@@ -94,7 +98,7 @@ fn audit(kind: Kind, path: &Path, max_bits: Option<u64>, cert: Option<&Path>) ->
     if let (Kind::Dh, Some(cert_path)) = (kind, cert) {
         let text = read_capped(cert_path)?;
         let check = match primekit::certificate::from_json(&text) {
-            Ok(c) => keys::dh::certificate_check(&keys::dh::parse_dh_pem(&bytes).map_err(Failure::Input)?, &c),
+            Ok(c) => keys::dh::certificate_check(&keys::dh::parse_dh_pem(&bytes).map_err(Failure::Input)?, &c, max_work),
             Err(e) => keys::Check::new("certificate", keys::Status::Fail, e.to_string()),
         };
         report.checks.push(check);
@@ -104,11 +108,12 @@ fn audit(kind: Kind, path: &Path, max_bits: Option<u64>, cert: Option<&Path>) ->
 
 pub fn run(kind: Kind, a: CheckArgs) -> ExitCode {
     let file = a.file.display().to_string();
-    if a.cert.is_some() && matches!(kind, Kind::Rsa) {
-        eprintln!("primekit check-rsa: --cert applies to check-dh only");
+    if (a.cert.is_some() || a.max_work.is_some()) && matches!(kind, Kind::Rsa) {
+        eprintln!("primekit check-rsa: --cert and --max-work apply to check-dh only");
         return ExitCode::from(2);
     }
-    match audit(kind, &a.file, a.max_bits, a.cert.as_deref()) {
+    let max_work = a.max_work.unwrap_or(primekit::certificate::DEFAULT_MAX_WORK);
+    match audit(kind, &a.file, a.max_bits, a.cert.as_deref(), max_work) {
         Ok(report) => {
             if a.json {
                 let mut v = crate::report_json::report_json(&report);

@@ -111,3 +111,56 @@ fn seeded_provable_primes_are_reproducible() {
     assert_ne!(python_ok(&cert), Some(false));
     assert_eq!(run(&["gen", "--bits", "1024", "--provable", "--seed", "xyz"]).status.code(), Some(2));
 }
+
+/// Seeded primes of 64 bits or fewer get a certificate without steps (format version 2)
+/// that both checkers accept.
+#[test]
+fn small_seeded_primes_have_stepless_certificates() {
+    let seed = "00112233445566778899aabbccddeeff";
+    for bits in ["33", "64"] {
+        let cert = tmp(&format!("small-{bits}.json"));
+        let out = run(&["gen", "--bits", bits, "--provable", "--seed", seed, "--cert", cert.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let p = String::from_utf8(out.stdout).unwrap().trim().to_string();
+        let text = std::fs::read_to_string(&cert).unwrap();
+        assert!(text.contains(&format!(r#""prime":"{p}""#)) && text.contains(r#""steps":[]"#) && text.contains(r#""version":2"#), "{text}");
+        let v = run(&["verify-cert", cert.to_str().unwrap(), "--n", &p]);
+        assert_eq!(v.status.code(), Some(0), "{}", String::from_utf8_lossy(&v.stderr));
+        assert_eq!(String::from_utf8_lossy(&v.stdout).trim(), p);
+        assert_ne!(python_ok(&cert), Some(false), "python checker disagrees");
+    }
+}
+
+/// --max-work: below a certificate's estimate, verify-cert refuses it at once (exit 2,
+/// one line naming the flag), as does the Python checker; check-dh --cert fails its check.
+#[test]
+fn max_work_limits_verify_cert_and_check_dh() {
+    let (dh, cert) = (tmp("limit-dh.pem"), tmp("limit-dh.cert.json"));
+    let out = run(&["dhparam", "--bits", "512", "--provable", "--out", dh.to_str().unwrap(), "--cert", cert.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let c = cert.to_str().unwrap();
+    assert_eq!(run(&["verify-cert", c, "--max-work", "100000000"]).status.code(), Some(0));
+    let v = run(&["verify-cert", c, "--max-work", "1000"]);
+    assert_eq!(v.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&v.stderr);
+    assert!(
+        err.starts_with("malformed certificate: estimated work ") && err.contains("exceeds the limit 1000; raise it with --max-work"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tools/verify_cert.py");
+    if let Ok(py) = Command::new("python3").arg(&script).arg(c).args(["--max-work", "1000"]).output() {
+        assert_eq!(py.status.code(), Some(2), "{}", String::from_utf8_lossy(&py.stderr));
+    }
+    let check = run(&["check-dh", dh.to_str().unwrap(), "--cert", c, "--max-work", "1000"]);
+    assert_eq!(check.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&check.stdout)
+            .contains("FAIL  certificate: the certificate does not prove p: malformed certificate: estimated work"),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    let check = run(&["check-dh", dh.to_str().unwrap(), "--cert", c, "--max-work", "100000000"]);
+    assert!(String::from_utf8_lossy(&check.stdout).contains("PASS  certificate"), "{}", String::from_utf8_lossy(&check.stdout));
+    assert_eq!(run(&["verify-cert", c, "--max-work", "-1"]).status.code(), Some(2));
+}

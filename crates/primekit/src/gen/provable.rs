@@ -52,7 +52,7 @@ pub fn generate_provable_prime(bits: u32) -> Result<(BigUint, Certificate), Erro
     let mut rng = os_seeded()?;
     let mut steps = Vec::new();
     let p = provable(bits, &mut rng, &mut steps, false)?;
-    Ok((p, Certificate { steps }))
+    Ok((p.clone(), Certificate::new(p, steps)))
 }
 
 /// A random prime of exactly `bits` bits with its certificate, by Maurer's algorithm with
@@ -64,7 +64,7 @@ pub fn generate_provable_prime_maurer(bits: u32) -> Result<(BigUint, Certificate
     let mut rng = os_seeded()?;
     let mut steps = Vec::new();
     let p = provable_sized(bits, &mut rng, &mut steps, false, RelativeSize::Random)?;
-    Ok((p, Certificate { steps }))
+    Ok((p.clone(), Certificate::new(p, steps)))
 }
 
 /// How large each level's proven factor q is relative to N.
@@ -106,7 +106,7 @@ pub fn generate_provable_safe_prime(bits: u32) -> Result<(BigUint, Certificate),
     // p - 1 = 2q with q > sqrt(p): a = 3 is a witness when 3^(p-1) = 1 (checked by the
     // search) since gcd(3^2 - 1, p) = gcd(8, p) = 1.
     steps.insert(0, Step::Pocklington(PocklingtonStep { n: p.clone(), factors: vec![Factor { q, k: 1, witness: BigUint::from(3u8) }] }));
-    Ok((p, Certificate { steps }))
+    Ok((p.clone(), Certificate::new(p, steps)))
 }
 
 /// Odd primes the candidate windows are sieved by: a quarter of the probable-prime

@@ -57,7 +57,8 @@ pub fn shawe_taylor_random_prime(length: u32, input_seed: &BigUint, seedlen: usi
     let mut steps = Vec::new();
     let (prime, prime_seed, counter) = st(length, input_seed, seedlen, &mut steps)?;
     steps.reverse(); // built innermost first; a certificate lists the proven number first
-    Ok(ShaweTaylorPrime { prime, prime_seed, prime_gen_counter: counter, certificate: Certificate { steps } })
+    let certificate = Certificate::new(prime.clone(), steps);
+    Ok(ShaweTaylorPrime { prime, prime_seed, prime_gen_counter: counter, certificate })
 }
 
 fn failure(what: &str) -> Error {

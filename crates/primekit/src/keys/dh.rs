@@ -331,10 +331,12 @@ fn short(n: &BigUint) -> String {
 /// `certificate` (when the caller supplies one, e.g. `check-dh --cert`): the
 /// certificate proves p prime (Pocklington chain, [`crate::certificate`]) and its chain
 /// proves the subgroup order q too (the stated q, or (p-1)/2 for PKCS#3), so the
-/// group's primality rests on a proof instead of a probability.
-pub fn certificate_check(d: &DhParams, cert: &crate::certificate::Certificate) -> Check {
+/// group's primality rests on a proof instead of a probability. `max_work` is the work
+/// limit of [`crate::certificate::verify_with_limit`] (usually
+/// [`crate::certificate::DEFAULT_MAX_WORK`]).
+pub fn certificate_check(d: &DhParams, cert: &crate::certificate::Certificate, max_work: u128) -> Check {
     let q = d.q.clone().unwrap_or_else(|| if d.p.bits() > 1 { (&d.p - 1u32) >> 1 } else { BigUint::zero() });
-    match crate::certificate::verify(cert, Some(&d.p)) {
+    match crate::certificate::verify_with_limit(cert, Some(&d.p), max_work) {
         Err(e) => Check::new("certificate", Status::Fail, format!("the certificate does not prove p: {e}")),
         Ok(_) => {
             let q_small_prime = q.bits() <= 64 && crate::primality::is_prime_u64(q.iter_u64_digits().next().unwrap_or(0));

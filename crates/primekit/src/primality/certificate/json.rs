@@ -1,7 +1,7 @@
 //! The JSON form of a certificate (docs/certificate-format.md): integers as decimal
 //! strings, so every JSON reader keeps them exact.
 
-use super::{Certificate, CertificateError, EcppStep, Factor, PocklingtonStep, Step, CERTIFICATE_VERSION, MAX_CERTIFIED_BITS, MAX_STEPS};
+use super::{Certificate, CertificateError, EcppStep, Factor, PocklingtonStep, Step, CERTIFICATE_VERSION, MAX_DECIMAL_DIGITS, MAX_STEPS};
 use num_bigint::BigUint;
 use serde_json::{json, Map, Value};
 
@@ -11,6 +11,12 @@ pub const MAX_CERTIFICATE_BYTES: usize = 1 << 20;
 
 /// The `format` field's value.
 const FORMAT: &str = "primekit-certificate";
+/// Exponents k of a factor q^k: a JSON integer in 1..=MAX_EXPONENT, anything else is
+/// malformed.
+pub const MAX_EXPONENT: u32 = 65_536;
+/// Deepest nesting of arrays and objects accepted anywhere in the document (a
+/// certificate needs 5; serde_json itself stops at 128).
+pub const MAX_NESTING: usize = 64;
 
 fn malformed(m: impl Into<String>) -> CertificateError {
     CertificateError::Malformed(m.into())
@@ -37,8 +43,9 @@ pub fn to_json(c: &Certificate) -> String {
             }
         })
         .collect();
-    let prime = c.prime().map(|p| p.to_string()).unwrap_or_default();
-    // Version 1 readers know Pocklington chains only: a certificate they can read says 1.
+    let prime = c.prime.to_string();
+    // Version 1 readers know non-empty Pocklington chains only: a certificate they can
+    // read says 1.
     let version = if c.steps.iter().all(|s| matches!(s, Step::Pocklington(_))) && !c.steps.is_empty() { 1 } else { CERTIFICATE_VERSION };
     json!({"format": FORMAT, "version": version, "prime": prime, "steps": steps}).to_string()
 }
@@ -49,9 +56,9 @@ fn field<'a>(o: &'a Map<String, Value>, key: &str, at: &str) -> Result<&'a Value
 
 fn integer(v: &Value, at: &str) -> Result<BigUint, CertificateError> {
     let s = v.as_str().ok_or_else(|| malformed(format!("{at}: expected a decimal string")))?;
-    // Decimal digits bound the size before parsing: 10^d >= 2^(3.32 d).
-    if s.is_empty() || s.len() as u64 > MAX_CERTIFIED_BITS * 30 / 100 + 2 || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(malformed(format!("{at}: expected a decimal string of at most {MAX_CERTIFIED_BITS} bits")));
+    // Decimal digits bound the size before parsing: at most those of 2^MAX_CERTIFIED_BITS - 1.
+    if s.is_empty() || s.len() > MAX_DECIMAL_DIGITS || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(malformed(format!("{at}: expected a decimal string of at most {MAX_DECIMAL_DIGITS} digits")));
     }
     BigUint::parse_bytes(s.as_bytes(), 10).ok_or_else(|| malformed(format!("{at}: not a number")))
 }
@@ -62,19 +69,25 @@ pub fn from_json(text: &[u8]) -> Result<Certificate, CertificateError> {
         return Err(malformed(format!("{} bytes, at most {MAX_CERTIFICATE_BYTES}", text.len())));
     }
     let v: Value = serde_json::from_slice(text).map_err(|e| malformed(format!("not JSON: {e}")))?;
+    if nesting(&v) > MAX_NESTING {
+        return Err(malformed(format!("nested deeper than {MAX_NESTING} levels")));
+    }
     let o = v.as_object().ok_or_else(|| malformed("not a JSON object"))?;
     if field(o, "format", "certificate")?.as_str() != Some(FORMAT) {
         return Err(malformed(format!("\"format\" must be \"{FORMAT}\"")));
     }
-    let version = field(o, "version", "certificate")?.as_u64();
-    let version = match version {
+    // A JSON integer: 1.0 is a float to serde_json, hence not a version.
+    let version = field(o, "version", "certificate")?;
+    let version = match version.as_u64() {
         Some(v @ 1..=CERTIFICATE_VERSION) => v,
-        _ => return Err(malformed(format!("unsupported version {version:?}; this reader knows 1..={CERTIFICATE_VERSION}"))),
+        _ => return Err(malformed(format!("unsupported version {version}; this reader knows the integers 1..={CERTIFICATE_VERSION}"))),
     };
     let prime = integer(field(o, "prime", "certificate")?, "prime")?;
     let steps_v = field(o, "steps", "certificate")?.as_array().ok_or_else(|| malformed("\"steps\" must be an array"))?;
-    if steps_v.is_empty() || steps_v.len() > MAX_STEPS {
-        return Err(malformed(format!("\"steps\" must hold 1..={MAX_STEPS} steps")));
+    // Version 2 lets a prime below 2^64 have no steps.
+    let least = if version >= 2 { 0 } else { 1 };
+    if steps_v.len() < least || steps_v.len() > MAX_STEPS {
+        return Err(malformed(format!("\"steps\" must hold {least}..={MAX_STEPS} steps")));
     }
     let mut steps = Vec::with_capacity(steps_v.len());
     for (i, s) in steps_v.iter().enumerate() {
@@ -93,9 +106,6 @@ pub fn from_json(text: &[u8]) -> Result<Certificate, CertificateError> {
             }
         }
         let fv = field(so, "factors", &at)?.as_array().ok_or_else(|| malformed(format!("{at}: \"factors\" must be an array")))?;
-        if fv.len() > 4096 {
-            return Err(malformed(format!("{at}: too many factors")));
-        }
         let mut factors = Vec::with_capacity(fv.len());
         for (j, f) in fv.iter().enumerate() {
             let at = format!("{at}.factors[{j}]");
@@ -103,7 +113,8 @@ pub fn from_json(text: &[u8]) -> Result<Certificate, CertificateError> {
             let k = field(fo, "k", &at)?
                 .as_u64()
                 .and_then(|k| u32::try_from(k).ok())
-                .ok_or_else(|| malformed(format!("{at}.k: expected a small integer")))?;
+                .filter(|k| (1..=MAX_EXPONENT).contains(k))
+                .ok_or_else(|| malformed(format!("{at}.k: expected an integer in 1..={MAX_EXPONENT}")))?;
             factors.push(Factor {
                 q: integer(field(fo, "q", &at)?, &format!("{at}.q"))?,
                 k,
@@ -112,10 +123,26 @@ pub fn from_json(text: &[u8]) -> Result<Certificate, CertificateError> {
         }
         steps.push(Step::Pocklington(PocklingtonStep { n, factors }));
     }
-    if steps[0].n() != &prime {
+    if steps.first().is_some_and(|s| s.n() != &prime) {
         return Err(malformed("\"prime\" differs from the first step's n"));
     }
-    Ok(Certificate { steps })
+    Ok(Certificate::new(prime, steps))
+}
+
+/// Depth of the deepest array or object in `v` (a scalar is 0), without recursion.
+fn nesting(v: &Value) -> usize {
+    let mut deepest = 0;
+    let mut todo = vec![(v, 0usize)];
+    while let Some((v, depth)) = todo.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match v {
+            Value::Array(a) => Box::new(a.iter()),
+            Value::Object(o) => Box::new(o.values()),
+            _ => continue,
+        };
+        deepest = deepest.max(depth + 1);
+        todo.extend(children.map(|c| (c, depth + 1)));
+    }
+    deepest
 }
 
 /// The fields of an `ecpp` step after its `n` and `method`.

@@ -6,29 +6,45 @@
 //! then every prime factor p of N satisfies p = 1 (mod F), so p > F; if moreover
 //! F^2 > N, N has no prime factor at most sqrt(N) and is prime.
 //!
-//! A certificate (format in docs/certificate-format.md) lists one such step for N and
-//! for every prime factor of an F that is 2^64 or more; factors below 2^64 are checked
-//! by the exact deterministic test. Checking needs only modular exponentiations and
-//! gcds: no randomness, no trust in whoever made it. All inputs are public, so the
-//! arithmetic here is variable time.
+//! A certificate (format in docs/certificate-format.md) lists one such step (or an
+//! elliptic-curve step, [`EcppStep`]) for N and for every prime it relies on that is 2^64
+//! or more; primes below 2^64, and a certified prime below 2^64 itself (no steps), are
+//! checked by the exact deterministic test. Checking needs only modular exponentiations,
+//! point multiplications and gcds: no randomness, no trust in whoever made it. Its cost
+//! is estimated from the sizes alone before any arithmetic ([`estimate_work`]) and
+//! refused beyond a limit, so an untrusted certificate is checked in bounded time. All
+//! inputs are public, so the arithmetic here is variable time.
 
 mod ecpp_check;
 mod json;
 mod prove;
 mod verify;
 
-pub use json::{from_json, to_json, MAX_CERTIFICATE_BYTES};
+pub use json::{from_json, to_json, MAX_CERTIFICATE_BYTES, MAX_EXPONENT, MAX_NESTING};
 pub use prove::{prove, ProveError, RHO_ITERATIONS, TRIAL_BOUND};
-pub use verify::verify;
+pub use verify::{estimate_work, verify, verify_with_limit, DEFAULT_MAX_WORK};
 
 use num_bigint::BigUint;
 
 /// Newest version of the format this code reads and writes (it reads 1 as well, and
 /// writes 1 for a Pocklington-only chain, so readers of version 1 still read it).
 pub const CERTIFICATE_VERSION: u64 = 2;
-/// Largest number a certificate may prove, in bits (verification stays well under a
-/// second per step up to there).
+/// Largest number a certificate may prove, in bits.
 pub const MAX_CERTIFIED_BITS: u64 = 16_384;
+/// Most decimal digits an integer of the format may have: those of 2^MAX_CERTIFIED_BITS - 1
+/// (4,933).
+pub const MAX_DECIMAL_DIGITS: usize = decimal_digits(MAX_CERTIFIED_BITS);
+
+/// Decimal digits of 2^bits - 1 (bits >= 1), which is ceil(bits log10 2): 2^bits is
+/// never a power of ten, so the digits of 2^bits - 1 and 2^bits agree, and bits log10 2 is
+/// never an integer. log10 2 is taken to 20 decimals (truncated); the truncation error,
+/// below bits 10^-20, cannot move the floor for the sizes used (tested against the exact
+/// count up to beyond the cap).
+pub const fn decimal_digits(bits: u64) -> usize {
+    const LOG10_2_E20: u128 = 30_102_999_566_398_119_521;
+    const E20: u128 = 100_000_000_000_000_000_000;
+    (bits as u128 * LOG10_2_E20 / E20) as usize + 1
+}
 /// Most steps a certificate may have (a chain from 16,384 bits down to 64 halving at
 /// each level needs about 10; generous room for numbers proved with several factors).
 pub const MAX_STEPS: usize = 4096;
@@ -84,16 +100,20 @@ impl Step {
     }
 }
 
-/// A certificate of the primality of `steps[0].n`.
+/// A certificate of the primality of `prime`: a chain of steps whose first proves
+/// `prime`, or no steps for a prime below 2^64 (the exact deterministic test decides it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Certificate {
+    /// The number it proves prime (`steps[0].n` when there are steps).
+    pub prime: BigUint,
     pub steps: Vec<Step>,
 }
 
 impl Certificate {
-    /// The number it proves prime.
-    pub fn prime(&self) -> Option<&BigUint> {
-        self.steps.first().map(Step::n)
+    /// A certificate of `prime` by `steps` (empty for a prime below 2^64; otherwise
+    /// `steps[0]` proves `prime`, which [`verify`] checks).
+    pub fn new(prime: BigUint, steps: Vec<Step>) -> Self {
+        Certificate { prime, steps }
     }
 }
 

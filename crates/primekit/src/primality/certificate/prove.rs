@@ -61,7 +61,7 @@ pub fn prove(n: &BigUint) -> Result<Certificate, ProveError> {
     }
     let mut steps = Vec::new();
     prove_into(n, &mut steps)?;
-    Ok(Certificate { steps })
+    Ok(Certificate::new(n.clone(), steps))
 }
 
 fn prove_into(n: &BigUint, steps: &mut Vec<Step>) -> Result<(), ProveError> {

@@ -1,5 +1,6 @@
-//! Checking a certificate: every step's Pocklington or elliptic-curve conditions, every
-//! factor's own proof, and the chain's shape (module documentation of [`super`]).
+//! Checking a certificate: the work estimate and its limit, every step's Pocklington or
+//! elliptic-curve conditions, every factor's own proof, and the chain's shape (module
+//! documentation of [`super`]).
 
 use super::{Certificate, CertificateError, PocklingtonStep, Step, MAX_CERTIFIED_BITS, MAX_STEPS};
 use crate::arith::modexp::modpow_vartime;
@@ -9,23 +10,77 @@ use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 use std::collections::HashSet;
 
+/// The work limit [`verify`] applies, in the units of [`estimate_work`] (2^41, about
+/// 2.2 * 10^12). It admits every certificate primekit makes up to [`MAX_CERTIFIED_BITS`]
+/// that fits in [`super::MAX_CERTIFICATE_BYTES`]: a Maurer or Shawe-Taylor chain at
+/// 16,384 bits estimates about 2.5 * 10^9; a Pocklington step of [`super::prove`] at
+/// 16,384 bits lists at most 1,436 distinct primes (the sum of bits(q) - 1 stays below
+/// bits(N - 1)), about 1.5 * 10^12; an elliptic-curve step of 16,384 bits with random a, b and P takes
+/// about 32 KB of JSON, so 1 MiB holds at most about 32 of them, about 7 * 10^11.
+/// Worst-case times at this limit are in docs/limits.md.
+pub const DEFAULT_MAX_WORK: u128 = 1 << 41;
+
 fn invalid(step: usize, reason: impl Into<String>) -> CertificateError {
     CertificateError::Invalid { step, reason: reason.into() }
 }
 
-/// Checks `cert`; `Ok(p)` is the number it proves prime. When `expected` is given, the
-/// certificate must be for that number.
+/// Products of 64-bit words in one product modulo an N of `bits` bits: ceil(bits/64)^2.
+fn product_cost(bits: u64) -> u128 {
+    let words = u128::from(bits.div_ceil(64));
+    words * words
+}
+
+/// The work of checking `cert`, from the sizes of its numbers and the count of its
+/// factors alone (no arithmetic on them), in products of 64-bit words: for a Pocklington
+/// step with r factors, (r + 1) * bits(N) modular products; for an elliptic-curve step,
+/// 20 * bits(N) (about 2 bits(N) point operations of 10 products each); each modular
+/// product of an N of w 64-bit words counts w^2. docs/certificate-format.md states the
+/// same formula for every checker.
+pub fn estimate_work(cert: &Certificate) -> u128 {
+    cert.steps
+        .iter()
+        .map(|s| {
+            let bits = s.n().bits();
+            let products = match s {
+                Step::Pocklington(p) => (p.factors.len() as u128 + 1) * u128::from(bits),
+                Step::Ecpp(_) => 20 * u128::from(bits),
+            };
+            products * product_cost(bits)
+        })
+        .sum()
+}
+
+/// Checks `cert` within [`DEFAULT_MAX_WORK`]; `Ok(p)` is the number it proves prime.
+/// When `expected` is given, the certificate must be for that number.
 pub fn verify(cert: &Certificate, expected: Option<&BigUint>) -> Result<BigUint, CertificateError> {
-    let Some(first) = cert.steps.first() else {
-        return Err(CertificateError::Malformed("no steps".into()));
-    };
+    verify_with_limit(cert, expected, DEFAULT_MAX_WORK)
+}
+
+/// [`verify`] with the work limit `max_work` ([`estimate_work`]'s units): a certificate
+/// estimated above it is refused as malformed before any arithmetic.
+pub fn verify_with_limit(cert: &Certificate, expected: Option<&BigUint>, max_work: u128) -> Result<BigUint, CertificateError> {
     if cert.steps.len() > MAX_STEPS {
         return Err(CertificateError::Malformed(format!("{} steps, at most {MAX_STEPS}", cert.steps.len())));
     }
+    if cert.steps.first().is_some_and(|s| s.n() != &cert.prime) {
+        return Err(CertificateError::Malformed("\"prime\" differs from the first step's n".into()));
+    }
+    let work = estimate_work(cert);
+    if work > max_work {
+        return Err(CertificateError::Malformed(format!("estimated work {work} exceeds the limit {max_work}; raise it with --max-work")));
+    }
     if let Some(want) = expected {
-        if first.n() != want {
+        if &cert.prime != want {
             return Err(invalid(0, "the certificate is for a different number"));
         }
+    }
+    if cert.steps.is_empty() {
+        // A prime below 2^64 needs no steps: the exact test is its proof.
+        return match cert.prime.to_u64() {
+            Some(p) if is_prime_u64(p) => Ok(cert.prime.clone()),
+            Some(_) => Err(invalid(0, "the number is not prime (exact test)")),
+            None => Err(invalid(0, "no steps: only a prime below 2^64 may have none")),
+        };
     }
     // Each step proves its n prime given its large factors; those must be proved by
     // later steps (so the chain is well founded: no step relies on itself or an earlier one).
@@ -35,8 +90,7 @@ pub fn verify(cert: &Certificate, expected: Option<&BigUint>) -> Result<BigUint,
         match step {
             Step::Pocklington(s) => check_pocklington(i, s, &proved_later)?,
             Step::Ecpp(s) => {
-                let q_proven = if s.q.bits() <= 64 { is_prime_u64(s.q.to_u64().unwrap_or(0)) } else { proved_later.contains(&s.q) };
-                if !q_proven {
+                if !proven(&s.q, &proved_later) {
                     return Err(invalid(i, "q is not prime: below 2^64 the exact test fails, above it no later step proves it"));
                 }
                 super::ecpp_check::check(s).map_err(|reason| invalid(i, reason))?
@@ -44,7 +98,15 @@ pub fn verify(cert: &Certificate, expected: Option<&BigUint>) -> Result<BigUint,
         }
         proved_later.insert(step.n());
     }
-    Ok(first.n().clone())
+    Ok(cert.prime.clone())
+}
+
+/// q is prime: below 2^64 by the exact test, otherwise as the n of a later step.
+fn proven(q: &BigUint, proved_later: &HashSet<&BigUint>) -> bool {
+    match q.to_u64() {
+        Some(q) => is_prime_u64(q),
+        None => proved_later.contains(q),
+    }
 }
 
 /// Conditions every step's N meets, whatever its method.
@@ -61,30 +123,39 @@ fn check_size(i: usize, n: &BigUint) -> Result<(), CertificateError> {
     Ok(())
 }
 
+/// The cheap conditions first (each q prime and listed once, F | N - 1 with F bounded by
+/// bit lengths before any power is formed, F^2 > N, witnesses in range), then per factor
+/// one exponentiation x = a^((N-1)/q) mod N, with x^q = 1 (that is a^(N-1) = 1) and
+/// gcd(x - 1, N) = 1.
 fn check_pocklington(i: usize, s: &PocklingtonStep, proved_later: &HashSet<&BigUint>) -> Result<(), CertificateError> {
     let n = &s.n;
+    let n1 = n - 1u8;
     if s.factors.is_empty() {
         return Err(invalid(i, "no factors of N - 1"));
     }
-    let n1 = n - 1u8;
-    let mut f = BigUint::one();
+    // F | N - 1 forces F <= N - 1 < 2^bits(N-1), and q^k >= 2^(k (bits(q) - 1)) with
+    // bits(q) - 1 >= 1 for q >= 2: so the sum of k (bits(q) - 1) is below bits(N - 1),
+    // which also bounds the number of factors. Checked on bit lengths alone.
+    let mut low_bits = 0u64;
+    let mut seen: HashSet<&BigUint> = HashSet::new();
     for (j, fac) in s.factors.iter().enumerate() {
         let q = &fac.q;
-        if fac.k == 0 || fac.k > 65_536 {
-            return Err(invalid(i, format!("factor {j}: exponent {} out of range 1..=65536", fac.k)));
+        if !seen.insert(q) {
+            return Err(invalid(i, format!("factor {j}: q is listed twice")));
         }
-        if q.bits() <= 64 {
-            if !is_prime_u64(q.to_u64().unwrap_or(0)) {
-                return Err(invalid(i, format!("factor {j}: {q} is not prime")));
-            }
-        } else if !proved_later.contains(q) {
-            return Err(invalid(i, format!("factor {j}: q >= 2^64 has no later step proving it prime")));
+        if !proven(q, proved_later) {
+            return Err(invalid(
+                i,
+                format!("factor {j}: q is not prime: below 2^64 the exact test fails, above it no later step proves it"),
+            ));
         }
-        f *= q.pow(fac.k);
-        if f.bits() > n.bits() {
+        low_bits = low_bits.saturating_add(u64::from(fac.k).saturating_mul(q.bits().saturating_sub(1)));
+        if low_bits >= n1.bits() {
             return Err(invalid(i, format!("factor {j}: F exceeds N - 1")));
         }
     }
+    // Now F < 2^(2 bits(N)): forming it is cheap.
+    let f: BigUint = s.factors.iter().map(|fac| fac.q.pow(fac.k)).product();
     if !(&n1 % &f).is_zero() {
         return Err(invalid(i, "F does not divide N - 1"));
     }
@@ -92,15 +163,16 @@ fn check_pocklington(i: usize, s: &PocklingtonStep, proved_later: &HashSet<&BigU
         return Err(invalid(i, "size condition F^2 > N does not hold"));
     }
     for (j, fac) in s.factors.iter().enumerate() {
-        let a = &fac.witness;
-        if a < &BigUint::from(2u8) || a >= &n1 {
+        if fac.witness < BigUint::from(2u8) || fac.witness >= n1 {
             return Err(invalid(i, format!("factor {j}: witness must be in 2..=N-2")));
         }
-        let pow = |e: &BigUint| modpow_vartime(a, e, n).map_err(|e| invalid(i, format!("arithmetic: {e}")));
-        if !pow(&n1)?.is_one() {
+    }
+    for (j, fac) in s.factors.iter().enumerate() {
+        let pow = |b: &BigUint, e: &BigUint| modpow_vartime(b, e, n).map_err(|e| invalid(i, format!("arithmetic: {e}")));
+        let x = pow(&fac.witness, &(&n1 / &fac.q))?;
+        if !pow(&x, &fac.q)?.is_one() {
             return Err(invalid(i, format!("factor {j}: witness^(N-1) != 1 mod N")));
         }
-        let x = pow(&(&n1 / &fac.q))?;
         let g = if x.is_zero() { n.clone() } else { (x - 1u8).gcd(n) };
         if !g.is_one() {
             return Err(invalid(i, format!("factor {j}: gcd(witness^((N-1)/q) - 1, N) != 1")));
