@@ -14,10 +14,12 @@
 
 mod ecpp_check;
 mod json;
+mod pari;
 mod prove;
 mod verify;
 
 pub use json::{from_json, to_json, MAX_CERTIFICATE_BYTES};
+pub use pari::{from_pari, to_pari, PariExportError, MAX_PARI_BYTES};
 pub use prove::{prove, ProveError, RHO_ITERATIONS, TRIAL_BOUND};
 pub use verify::verify;
 
