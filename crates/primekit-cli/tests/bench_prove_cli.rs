@@ -20,7 +20,7 @@ fn every_engine_reports_one_json_line() {
         engines.push(engine);
         assert_eq!(v["op"], "prove", "{v}");
         assert_eq!(v["bits"], 128, "{v}");
-        assert!(v["kernel"].is_string(), "{v}");
+        assert!(v["kernel"].is_string() && v.get("count").is_some() && v.get("mean_ms").is_some(), "{v}");
         if let Some(reason) = v.get("skipped") {
             eprintln!("SKIP bench prove engine {engine}: {reason}");
             assert!(reason.is_string(), "{v}");

@@ -143,7 +143,7 @@ fn primekit_run(primes: &[BigUint]) -> (Value, Vec<String>) {
 }
 
 fn skipped(engine: &str, reason: String) -> Value {
-    json!({"engine": engine, "kernel": engine, "skipped": reason})
+    json!({"engine": engine, "kernel": engine, "count": 0, "mean_ms": null, "skipped": reason})
 }
 
 /// Runs `program args` with `input` on stdin; its stdout, or why not.

@@ -288,7 +288,7 @@ fn int<'a>(v: &'a Gp, what: &str, i: usize) -> Result<&'a BigInt, CertificateErr
 }
 
 /// Reads the ECPP certificate PARI's `primecert(N)` prints (a GP vector
-/// `[[N, t, s, a, [x, y]], ...]`, whitespace free) into ecpp steps, in the same order
+/// `[[N, t, s, a, [x, y]], ...]`, any whitespace between tokens) into ecpp steps, in the same order
 /// (module documentation). Only the form is checked here; [`super::verify`] checks the
 /// proof. PARI's bare-integer certificate (a prime below 2^64) and its N - 1 form are
 /// refused as malformed, with the reason.
