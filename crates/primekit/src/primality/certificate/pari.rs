@@ -73,6 +73,10 @@ use std::fmt::Write;
 /// Longest text [`to_pari`] writes (an N - 1 tree repeats shared steps, so a small
 /// certificate could otherwise expand without bound).
 pub const MAX_PARI_BYTES: usize = 16 * MAX_CERTIFICATE_BYTES;
+/// Deepest nesting of N - 1 certificates [`to_pari`] writes: each level's prime is at
+/// most half its parent's N, and a chain losing just a few bits per level from 16,384
+/// bits stays well below this; the bound keeps the recursion's stack small.
+const MAX_NESTING: usize = 1024;
 /// Deepest nesting of brackets [`from_pari`] reads (an ECPP certificate needs 3).
 const MAX_DEPTH: usize = 8;
 /// Most decimal digits in one integer [`from_pari`] reads (t and unreduced a, x, y may
@@ -117,7 +121,7 @@ pub fn to_pari(c: &Certificate) -> Result<String, PariExportError> {
         Step::Ecpp(_) => ecpp_to_pari(c),
         Step::Pocklington(_) => {
             let mut out = String::new();
-            pocklington_to_pari(c, 0, &mut out)?;
+            pocklington_to_pari(c, 0, 0, &mut out)?;
             Ok(out)
         }
     }
@@ -166,7 +170,10 @@ fn ecpp_to_pari(c: &Certificate) -> Result<String, PariExportError> {
 
 /// Appends step `i`'s N - 1 certificate `[N, [...]]`, with its large factors' own
 /// certificates nested.
-fn pocklington_to_pari(c: &Certificate, i: usize, out: &mut String) -> Result<(), PariExportError> {
+fn pocklington_to_pari(c: &Certificate, i: usize, depth: usize, out: &mut String) -> Result<(), PariExportError> {
+    if depth > MAX_NESTING {
+        return Err(PariExportError::Unsupported(format!("N-1 certificates nested deeper than {MAX_NESTING}")));
+    }
     let Step::Pocklington(s) = &c.steps[i] else {
         return Err(PariExportError::Unsupported(format!(
             "step {i} is an ecpp step in a Pocklington chain: PARI's N-1 certificate nests N-1 certificates only"
@@ -193,7 +200,7 @@ fn pocklington_to_pari(c: &Certificate, i: usize, out: &mut String) -> Result<()
                 reason: format!("factor {q} >= 2^64 is proved by no later step"),
             })?;
             let _ = write!(out, "[{q}, {w}, ");
-            pocklington_to_pari(c, k, out)?;
+            pocklington_to_pari(c, k, depth + 1, out)?;
             out.push(']');
         }
     }
