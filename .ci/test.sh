@@ -13,6 +13,7 @@ step() { local start=$SECONDS; "$@"; echo "ci-time: $* took $((SECONDS - start))
 step bash .ci/hygiene.sh
 step cargo fmt --all --check
 step cargo clippy --workspace --all-targets -- -D warnings
+step bash .ci/pari.sh
 step cargo test --release --workspace
 # The CLI that test just built (the same features as the tests'): the RTL and Slurm steps
 # use it instead of building their own (a `cargo build` resolves other features and

@@ -17,6 +17,7 @@ pub mod paper;
 pub mod pga;
 pub mod pga_tables;
 mod provable;
+mod prove;
 mod rsa;
 pub mod suite;
 pub mod table5;
@@ -58,6 +59,8 @@ pub enum BenchCmd {
     Dist(crate::cmd_dist::Args),
     /// Provable primes with certificates vs probable primes, and certificate verification.
     Provable(provable::Args),
+    /// Proving primes with certificates and checking them: primekit vs PARI/GP (primecert) and FLINT (fmpz_is_prime).
+    Prove(prove::Args),
     /// RSA key generation (FIPS 186-5) vs OpenSSL EVP_PKEY_keygen and RustCrypto rsa, CPU time per key.
     Rsa(rsa::Args),
     /// NIST Lucas (Le Masle et al. 2011, Alg. 2) on the inputs of an RTL vector file: the CPU side of Tables I-II.
@@ -85,6 +88,7 @@ pub fn run(cmd: BenchCmd) -> ExitCode {
         BenchCmd::HwLucas(a) => hw_lucas::run(a),
         BenchCmd::Rsa(a) => rsa::run(a),
         BenchCmd::Provable(a) => provable::run(a),
+        BenchCmd::Prove(a) => prove::run(a),
     }
 }
 

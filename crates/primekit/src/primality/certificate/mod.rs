@@ -17,10 +17,12 @@
 
 mod ecpp_check;
 mod json;
+mod pari;
 mod prove;
 mod verify;
 
 pub use json::{from_json, to_json, MAX_CERTIFICATE_BYTES, MAX_EXPONENT, MAX_NESTING};
+pub use pari::{from_pari, to_pari, PariExportError, MAX_PARI_BYTES};
 pub use prove::{prove, ProveError, RHO_ITERATIONS, TRIAL_BOUND};
 pub use verify::{estimate_work, verify, verify_with_limit, DEFAULT_MAX_WORK};
 
