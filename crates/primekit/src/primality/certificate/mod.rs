@@ -12,13 +12,17 @@
 //! gcds: no randomness, no trust in whoever made it. All inputs are public, so the
 //! arithmetic here is variable time.
 
+mod curve;
+mod ecpp;
 mod ecpp_check;
+mod field;
 mod json;
 mod prove;
 mod verify;
 
+pub use ecpp::MAX_BACKTRACKS;
 pub use json::{from_json, to_json, MAX_CERTIFICATE_BYTES};
-pub use prove::{prove, ProveError, RHO_ITERATIONS, TRIAL_BOUND};
+pub use prove::{prove, prove_with, ProgressFn, ProveError, ProveOptions};
 pub use verify::verify;
 
 use num_bigint::BigUint;
