@@ -5,7 +5,7 @@
 //! that fails returns gcd(x, N), which callers treat as a factor (or as a degenerate
 //! computation). Everything here is public data: variable time throughout.
 
-use crate::arith::limbs::{add_mod_vartime, from_limbs, sub_mod_vartime, to_limbs, Limb};
+use crate::arith::limbs::{add_mod_vartime, from_limbs, lt_vartime, sub_assign, sub_mod_vartime, to_limbs, Limb};
 use crate::arith::modexp::pow_vartime;
 use crate::arith::MontContext;
 use num_bigint::{BigInt, BigUint};
@@ -93,6 +93,40 @@ impl Ring {
         let mut r = self.zero.clone();
         self.ctx.sqr(&mut r, a, &mut self.t.borrow_mut());
         r
+    }
+
+    /// `out = a b` (out distinct from a and b; no allocation).
+    pub(super) fn mul_to(&self, out: &mut [Limb], a: &[Limb], b: &[Limb]) {
+        self.ctx.mul(out, a, b, &mut self.t.borrow_mut());
+    }
+
+    /// `out = a^2` (out distinct from a; no allocation).
+    pub(super) fn sqr_to(&self, out: &mut [Limb], a: &[Limb]) {
+        self.ctx.sqr(out, a, &mut self.t.borrow_mut());
+    }
+
+    /// `a += b`.
+    pub(super) fn add_to(&self, a: &mut [Limb], b: &[Limb]) {
+        add_mod_vartime(a, b, self.ctx.modulus());
+    }
+
+    /// `a -= b`.
+    pub(super) fn sub_to(&self, a: &mut [Limb], b: &[Limb]) {
+        sub_mod_vartime(a, b, self.ctx.modulus());
+    }
+
+    /// `a = 2 a`.
+    pub(super) fn dbl_to(&self, a: &mut [Limb]) {
+        let mut carry = 0;
+        for w in a.iter_mut() {
+            let top = *w >> 63;
+            *w = *w << 1 | carry;
+            carry = top;
+        }
+        let m = self.ctx.modulus();
+        if carry == 1 || !lt_vartime(a, m) {
+            sub_assign(a, m);
+        }
     }
 
     /// `a * k` for a small integer k.
