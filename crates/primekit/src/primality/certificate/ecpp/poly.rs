@@ -43,41 +43,63 @@ fn rem(f: &Ring, a: &Poly, m: &Poly, lead_inv: &El) -> Poly {
     r
 }
 
-/// `a^2 mod m` for monic `m` (the cross products once, doubled).
-fn sqrmod(f: &Ring, a: &Poly, m: &Poly) -> Poly {
-    if a.is_empty() {
-        return Vec::new();
-    }
-    let mut p = vec![f.zero(); 2 * a.len() - 1];
-    for i in 0..a.len() {
-        for j in i + 1..a.len() {
-            p[i + j] = f.add(&p[i + j], &f.mul(&a[i], &a[j]));
-        }
-    }
-    for c in p.iter_mut() {
-        *c = f.add(c, c);
-    }
-    for (i, ai) in a.iter().enumerate() {
-        p[2 * i] = f.add(&p[2 * i], &f.sqr(ai));
-    }
-    rem(f, &p, m, &f.one())
-}
-
-/// `(x + delta)^e mod m` for monic `m` of degree >= 2.
+/// `(x + delta)^e mod m` for monic `m` of degree d >= 2, in place: the residue is kept
+/// as d coefficients (zeros included) and each step squares it (the cross products once,
+/// doubled) into 2d - 1 coefficients and reduces those, without allocating.
 fn pow_linear(f: &Ring, delta: &El, e: &BigUint, m: &Poly) -> Poly {
-    let mut r: Poly = vec![delta.clone(), f.one()];
+    let d = m.len() - 1;
+    let mut r: Poly = vec![f.zero(); d];
+    r[0] = delta.clone();
+    r[1] = f.one();
+    let mut p: Poly = vec![f.zero(); 2 * d - 1];
+    let (mut t, mut c) = (f.zero(), f.zero());
     for i in (0..e.bits().saturating_sub(1)).rev() {
-        r = sqrmod(f, &r, m);
-        if e.bit(i) {
-            // r * (x + delta): a shift plus a scalar multiple.
-            let mut s = vec![f.zero(); r.len() + 1];
-            for (k, c) in r.iter().enumerate() {
-                s[k + 1] = f.add(&s[k + 1], c);
-                s[k] = f.add(&s[k], &f.mul(c, delta));
+        for x in p.iter_mut() {
+            x.fill(0);
+        }
+        for a in 0..d {
+            for b in a + 1..d {
+                f.mul_to(&mut t, &r[a], &r[b]);
+                f.add_to(&mut p[a + b], &t);
             }
-            r = rem(f, &s, m, &f.one());
+        }
+        for x in p.iter_mut() {
+            f.dbl_to(x);
+        }
+        for (a, ra) in r.iter().enumerate() {
+            f.sqr_to(&mut t, ra);
+            f.add_to(&mut p[2 * a], &t);
+        }
+        for top in (d..2 * d - 1).rev() {
+            c.copy_from_slice(&p[top]);
+            for (k, mk) in m.iter().enumerate().take(d) {
+                f.mul_to(&mut t, &c, mk);
+                f.sub_to(&mut p[top - d + k], &t);
+            }
+        }
+        for (rk, pk) in r.iter_mut().zip(&p) {
+            rk.copy_from_slice(pk);
+        }
+        if e.bit(i) {
+            // r (x + delta) = x r + delta r, then the x^d term reduced.
+            c.copy_from_slice(&r[d - 1]);
+            for k in (0..d).rev() {
+                f.mul_to(&mut t, &r[k], delta);
+                if k > 0 {
+                    let (lo, hi) = r.split_at_mut(k);
+                    hi[0].copy_from_slice(&lo[k - 1]);
+                } else {
+                    r[0].fill(0);
+                }
+                f.add_to(&mut r[k], &t);
+            }
+            for (k, mk) in m.iter().enumerate().take(d) {
+                f.mul_to(&mut t, &c, mk);
+                f.sub_to(&mut r[k], &t);
+            }
         }
     }
+    trim(f, &mut r);
     r
 }
 
