@@ -104,8 +104,8 @@ pub fn prove_cmd(a: ProveArgs) -> ExitCode {
         Err(e) => {
             eprintln!("primekit prove: {e}");
             ExitCode::from(match e {
-                ProveError::Composite => 1,
-                ProveError::NotSmoothEnough => 3,
+                ProveError::Composite(_) => 1,
+                ProveError::NoProof | ProveError::TimedOut => 3,
                 ProveError::Error(_) => 2,
             })
         }

@@ -4,7 +4,8 @@
 //! Tests that need `gp` print a SKIP line and pass when it is not installed.
 
 use num_bigint::BigUint;
-use primekit::certificate::{from_pari, prove, to_pari, verify, Certificate, CertificateError, ProveError, Step};
+use primekit::certificate::{from_pari, prove, prove_with, to_pari, verify, Certificate, CertificateError, ProveOptions, Step};
+use rand_chacha::rand_core::SeedableRng;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -202,18 +203,23 @@ fn our_ecpp_chains_verify_in_pari() {
     }
     // N - 1 = 2 q1 q2 with q1, q2 primes of 127 and 128 bits: no N - 1 proof.
     let p: BigUint = "80953521711263782230960743696076698374083502729187467626492463668473356425299".parse().unwrap();
-    let c: Certificate = match prove(&p) {
-        Ok(c) => c,
-        Err(ProveError::NotSmoothEnough) => {
-            eprintln!("SKIP {test}: prove cannot prove this 256-bit prime yet (N - 1 is not smooth, no ECPP)");
-            return;
-        }
-        Err(e) => panic!("prove: {e}"),
-    };
+    let c: Certificate = prove(&p).expect("prove proves any prime");
     assert_eq!(verify(&c, Some(&p)), Ok(p.clone()));
     assert!(matches!(c.steps[0], Step::Ecpp(_)), "N - 1 = 2 q1 q2 cannot give a Pocklington step");
-    match to_pari(&c) {
-        Ok(text) => assert_eq!(pari_accepts(&[text]), vec![true]),
-        Err(e) => eprintln!("SKIP {test}: the chain has no PARI form ({e}); an ECPP-only chain would"),
+    // ECPP-only chains, PARI's shape, for that prime and random primes of 256 and 512
+    // bits: every one exported and accepted by PARI.
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(37);
+    let mut primes = vec![p];
+    for bits in [256u32, 512] {
+        primes.push(primekit::hazmat::gen::generate_prime_with_rng(&primekit::PrimeOptions::new(bits), &mut rng).unwrap());
     }
+    let opts = ProveOptions { ecpp_only: true, ..ProveOptions::default() };
+    let mut texts = Vec::new();
+    for p in &primes {
+        let c = prove_with(p, &opts).expect("an ECPP-only proof");
+        assert!(c.steps.iter().all(|s| matches!(s, Step::Ecpp(_))));
+        assert_eq!(verify(&c, Some(p)), Ok(p.clone()));
+        texts.push(to_pari(&c).expect("an ECPP-only chain has PARI's form"));
+    }
+    assert_eq!(pari_accepts(&texts), vec![true; texts.len()]);
 }

@@ -8,89 +8,19 @@
 //! (Hasse) for every p | N; a p <= sqrt(N) would give q <= (N^(1/4) + 1)^2: N is prime.
 //!
 //! The certificate gives P = (x, y) and m; the checker forms Q = (m / q) P and q Q in
-//! Jacobian coordinates over Z/NZ. Why the ring is no obstacle: modulo a prime p | N,
+//! Jacobian coordinates over Z/NZ ([`super::curve`], on the Montgomery engine). Why the ring is no obstacle: modulo a prime p | N,
 //! every formula used here either returns the true sum, or (in the exceptional cases of
 //! the addition law: equal inputs, an input at infinity) returns (0 : 0 : 0), which
 //! every later operation keeps at (0 : 0 : 0). So requiring gcd(Z_Q, N) = 1 shows Q is
 //! finite modulo every p and was computed truly, and requiring Z ≡ 0 with
 //! gcd(Y, N) = 1 for q Q shows q Q is the true point at infinity modulo every p.
 
+use super::curve::Curve;
+use super::field::Ring;
 use super::EcppStep;
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{One, Zero};
-
-/// A point in Jacobian coordinates: (X : Y : Z) stands for (X / Z^2, Y / Z^3).
-#[derive(Clone)]
-struct Jacobian {
-    x: BigUint,
-    y: BigUint,
-    z: BigUint,
-}
-
-/// Arithmetic on y^2 = x^3 + a x + b modulo n.
-struct Curve<'a> {
-    n: &'a BigUint,
-    a: &'a BigUint,
-}
-
-impl Curve<'_> {
-    fn mul(&self, u: &BigUint, v: &BigUint) -> BigUint {
-        (u * v) % self.n
-    }
-    fn add(&self, u: &BigUint, v: &BigUint) -> BigUint {
-        (u + v) % self.n
-    }
-    fn sub(&self, u: &BigUint, v: &BigUint) -> BigUint {
-        (u + self.n - v) % self.n
-    }
-
-    /// 2 R (Jacobian doubling; R at infinity or of order 2 gives Z = 0).
-    fn double(&self, r: &Jacobian) -> Jacobian {
-        let yy = self.mul(&r.y, &r.y);
-        let s = self.mul(&self.mul(&r.x, &yy), &BigUint::from(4u8));
-        let zz = self.mul(&r.z, &r.z);
-        let m = self.add(&self.mul(&self.mul(&r.x, &r.x), &BigUint::from(3u8)), &self.mul(self.a, &self.mul(&zz, &zz)));
-        let x3 = self.sub(&self.mul(&m, &m), &self.add(&s, &s));
-        let y3 = self.sub(&self.mul(&m, &self.sub(&s, &x3)), &self.mul(&self.mul(&yy, &yy), &BigUint::from(8u8)));
-        let z3 = self.mul(&self.mul(&r.y, &r.z), &BigUint::from(2u8));
-        Jacobian { x: x3, y: y3, z: z3 }
-    }
-
-    /// R + S by the generic addition law: the true sum when R != ±S and neither is at
-    /// infinity; R = -S gives the point at infinity; R = S or an input at infinity gives
-    /// (0 : 0 : 0).
-    fn add_points(&self, r: &Jacobian, s: &Jacobian) -> Jacobian {
-        let z1z1 = self.mul(&r.z, &r.z);
-        let z2z2 = self.mul(&s.z, &s.z);
-        let u1 = self.mul(&r.x, &z2z2);
-        let u2 = self.mul(&s.x, &z1z1);
-        let s1 = self.mul(&self.mul(&r.y, &s.z), &z2z2);
-        let s2 = self.mul(&self.mul(&s.y, &r.z), &z1z1);
-        let h = self.sub(&u2, &u1);
-        let rr = self.sub(&s2, &s1);
-        let hh = self.mul(&h, &h);
-        let hhh = self.mul(&hh, &h);
-        let v = self.mul(&u1, &hh);
-        let x3 = self.sub(&self.sub(&self.mul(&rr, &rr), &hhh), &self.add(&v, &v));
-        let y3 = self.sub(&self.mul(&rr, &self.sub(&v, &x3)), &self.mul(&s1, &hhh));
-        let z3 = self.mul(&self.mul(&r.z, &s.z), &h);
-        Jacobian { x: x3, y: y3, z: z3 }
-    }
-
-    /// k P for k >= 1, left to right: every addition adds P to an even multiple 2jP
-    /// with 2 <= 2j < k.
-    fn multiply(&self, p: &Jacobian, k: &BigUint) -> Jacobian {
-        let mut r = p.clone();
-        for i in (0..k.bits().saturating_sub(1)).rev() {
-            r = self.double(&r);
-            if k.bit(i) {
-                r = self.add_points(&r, p);
-            }
-        }
-        r
-    }
-}
 
 /// Checks the step's conditions other than the primality of q (which the chain
 /// provides); the error is the reason, for "invalid: step k: reason".
@@ -118,22 +48,24 @@ pub(super) fn check(s: &EcppStep) -> Result<(), String> {
     if s.m > n + 2u8 + (n.sqrt() << 1) {
         return Err("m exceeds the Hasse bound for N".into());
     }
-    let c = Curve { n, a: &s.a };
-    let disc = c.add(&c.mul(&BigUint::from(4u8), &c.mul(&s.a, &c.mul(&s.a, &s.a))), &c.mul(&BigUint::from(27u8), &c.mul(&s.b, &s.b)));
-    if !disc.gcd(n).is_one() {
+    // Below, all arithmetic is in Z/NZ on the Montgomery engine (N odd: gcd(N, 6) = 1).
+    let Some(f) = Ring::new(n) else { return Err("N is not a valid modulus".into()) };
+    let (a, b, x, y) = (f.elem(&s.a), f.elem(&s.b), f.elem(&s.x), f.elem(&s.y));
+    let disc = f.add(&f.mul_small(&f.mul(&a, &f.sqr(&a)), 4), &f.mul_small(&f.sqr(&b), 27));
+    if !f.to_big(&disc).gcd(n).is_one() {
         return Err("the curve is singular mod N (4a^3 + 27b^2 not invertible)".into());
     }
-    let rhs = c.add(&c.add(&c.mul(&s.x, &c.mul(&s.x, &s.x)), &c.mul(&s.a, &s.x)), &s.b);
-    if c.mul(&s.y, &s.y) != rhs {
+    let rhs = f.add(&f.mul(&x, &f.add(&f.sqr(&x), &a)), &b);
+    if f.sqr(&y) != rhs {
         return Err("P is not on the curve".into());
     }
-    let p = Jacobian { x: s.x.clone(), y: s.y.clone(), z: BigUint::one() };
-    let q_point = c.multiply(&p, &(&s.m / &s.q));
-    if !q_point.z.gcd(n).is_one() {
+    let c = Curve { ring: &f, a };
+    let q_point = c.multiply(&c.affine(&x, &y), &(&s.m / &s.q));
+    if !f.to_big(&q_point.z).gcd(n).is_one() {
         return Err("(m/q) P is the point at infinity (or not invertible mod N)".into());
     }
     let o = c.multiply(&q_point, &s.q);
-    if !o.z.is_zero() || !o.y.gcd(n).is_one() {
+    if !f.is_zero(&o.z) || !f.to_big(&o.y).gcd(n).is_one() {
         return Err("m P is not the point at infinity".into());
     }
     Ok(())

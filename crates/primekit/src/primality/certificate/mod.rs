@@ -15,15 +15,19 @@
 //! refused beyond a limit, so an untrusted certificate is checked in bounded time. All
 //! inputs are public, so the arithmetic here is variable time.
 
+mod curve;
+mod ecpp;
 mod ecpp_check;
+mod field;
 mod json;
 mod pari;
 mod prove;
 mod verify;
 
+pub use ecpp::MAX_BACKTRACKS;
 pub use json::{from_json, to_json, MAX_CERTIFICATE_BYTES, MAX_EXPONENT, MAX_NESTING};
 pub use pari::{from_pari, to_pari, PariExportError, MAX_PARI_BYTES};
-pub use prove::{prove, ProveError, RHO_ITERATIONS, TRIAL_BOUND};
+pub use prove::{prove, prove_with, ProgressFn, ProveError, ProveOptions};
 pub use verify::{estimate_work, verify, verify_with_limit, DEFAULT_MAX_WORK};
 
 use num_bigint::BigUint;

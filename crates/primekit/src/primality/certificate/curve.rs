@@ -1,0 +1,270 @@
+//! Points of y^2 = x^3 + a x + b over Z/NZ in Jacobian coordinates, on the Montgomery
+//! engine ([`super::field::Ring`]). Shared by the checker ([`super::ecpp_check`]) and
+//! the prover, so both compute exactly the same thing.
+//!
+//! Over Z/NZ with N composite the formulas are still ring operations. Modulo a prime
+//! p | N each formula either returns the true result or, in the exceptional cases of
+//! the addition law (equal inputs, an input at infinity), the triple (0 : 0 : 0), which
+//! every later operation keeps at (0 : 0 : 0): the doubling of (0 : 0 : 0) is
+//! (0 : 0 : 0), and a sum with it has H = R = 0 hence X = Y = Z = 0 (the module
+//! documentation of [`super::ecpp_check`] draws the conclusions). The mixed addition
+//! is the general one with Z2 = 1 substituted, so the same holds for it; the odd
+//! multiples of the sliding window are brought to Z = 1 by an inversion mod N, which
+//! changes no point modulo any p, and when that inversion fails the product is
+//! returned as (0 : 0 : 0).
+
+use super::field::{El, Ring};
+use num_bigint::BigUint;
+
+/// (X : Y : Z) stands for the affine point (X / Z^2, Y / Z^3); Z = 0 is at infinity.
+#[derive(Clone)]
+pub(super) struct Jacobian {
+    pub(super) x: El,
+    pub(super) y: El,
+    pub(super) z: El,
+}
+
+/// The curve's `a` coefficient (b enters no formula) over its ring.
+pub(super) struct Curve<'r> {
+    pub(super) ring: &'r Ring,
+    pub(super) a: El,
+}
+
+/// Temporaries of the formulas (no allocation inside a scalar multiplication).
+struct Work([El; 6]);
+
+impl Curve<'_> {
+    /// The affine point (x, y) (elements of the ring).
+    pub(super) fn affine(&self, x: &El, y: &El) -> Jacobian {
+        Jacobian { x: x.clone(), y: y.clone(), z: self.ring.one() }
+    }
+
+    fn work(&self) -> Work {
+        Work(core::array::from_fn(|_| self.ring.zero()))
+    }
+
+    /// r = 2 r (r at infinity or of order 2 gives Z = 0):
+    /// M = 3X^2 + aZ^4, S = 4XY^2, X' = M^2 - 2S, Y' = M(S - X') - 8Y^4, Z' = 2YZ.
+    fn double_in(&self, r: &mut Jacobian, w: &mut Work) {
+        let f = self.ring;
+        let [yy, s, t, u, m, v] = &mut w.0;
+        f.sqr_to(yy, &r.y);
+        f.mul_to(s, &r.x, yy);
+        f.dbl_to(s);
+        f.dbl_to(s);
+        f.sqr_to(t, &r.z);
+        f.sqr_to(u, t);
+        f.mul_to(m, &self.a, u);
+        f.sqr_to(t, &r.x);
+        f.add_to(m, t);
+        f.dbl_to(t);
+        f.add_to(m, t);
+        // Z' = 2 Y Z.
+        f.mul_to(t, &r.y, &r.z);
+        f.dbl_to(t);
+        core::mem::swap(&mut r.z, t);
+        // X' = M^2 - 2S.
+        f.sqr_to(&mut r.x, m);
+        f.sub_to(&mut r.x, s);
+        f.sub_to(&mut r.x, s);
+        // Y' = M (S - X') - 8 Y^4.
+        f.sub_to(s, &r.x);
+        f.mul_to(&mut r.y, m, s);
+        f.sqr_to(v, yy);
+        f.dbl_to(v);
+        f.dbl_to(v);
+        f.dbl_to(v);
+        f.sub_to(&mut r.y, v);
+    }
+
+    /// r = r + s by the general addition law (`s_affine`: s has Z = 1, and the products
+    /// by Z2 are skipped): the true sum when r != ±s and neither is at infinity; r = -s
+    /// gives Z = 0 (the point at infinity, Y nonzero mod p); r = s or an input at
+    /// infinity gives (0 : 0 : 0).
+    fn add_in(&self, r: &mut Jacobian, s: &Jacobian, s_affine: bool, w: &mut Work) {
+        let f = self.ring;
+        let [u1, u2, s1, s2, t, v] = &mut w.0;
+        // z1z1 in v, u2 = X2 Z1^2, s2 = Y2 Z1^3.
+        f.sqr_to(v, &r.z);
+        f.mul_to(u2, &s.x, v);
+        f.mul_to(t, &s.y, &r.z);
+        f.mul_to(s2, t, v);
+        if s_affine {
+            u1.copy_from_slice(&r.x);
+            s1.copy_from_slice(&r.y);
+        } else {
+            f.sqr_to(v, &s.z);
+            f.mul_to(u1, &r.x, v);
+            f.mul_to(t, &r.y, &s.z);
+            f.mul_to(s1, t, v);
+        }
+        // H = U2 - U1 in u2, R = S2 - S1 in s2.
+        f.sub_to(u2, u1);
+        f.sub_to(s2, s1);
+        let (h, rr) = (u2, s2);
+        // Z3 = Z1 Z2 H.
+        if s_affine {
+            f.mul_to(t, &r.z, h);
+        } else {
+            f.mul_to(v, &r.z, &s.z);
+            f.mul_to(t, v, h);
+        }
+        core::mem::swap(&mut r.z, t);
+        // HH in t, HHH in v, V = U1 HH in r.y (free: Y1 is in s1).
+        f.sqr_to(t, h);
+        f.mul_to(v, t, h);
+        f.mul_to(&mut r.y, u1, t);
+        // X3 = R^2 - HHH - 2V.
+        f.sqr_to(&mut r.x, rr);
+        f.sub_to(&mut r.x, v);
+        f.sub_to(&mut r.x, &r.y);
+        f.sub_to(&mut r.x, &r.y);
+        // Y3 = R (V - X3) - S1 HHH.
+        f.sub_to(&mut r.y, &r.x);
+        f.mul_to(t, rr, &r.y);
+        f.mul_to(u1, s1, v);
+        f.sub_to(t, u1);
+        core::mem::swap(&mut r.y, t);
+    }
+
+    /// R + S (allocating; for tests and one-off sums).
+    #[cfg(test)]
+    pub(super) fn add(&self, r: &Jacobian, s: &Jacobian) -> Jacobian {
+        let mut out = r.clone();
+        self.add_in(&mut out, s, false, &mut self.work());
+        out
+    }
+
+    /// 2 R (allocating; for tests).
+    #[cfg(test)]
+    pub(super) fn double(&self, r: &Jacobian) -> Jacobian {
+        let mut out = r.clone();
+        self.double_in(&mut out, &mut self.work());
+        out
+    }
+
+    /// The points with Z = 1 equal to `ps` (one inversion mod N for all, Montgomery's
+    /// trick), or `None` if some Z is not invertible mod N.
+    fn normalize_all(&self, ps: &[Jacobian]) -> Option<Vec<Jacobian>> {
+        let f = self.ring;
+        // prefix[i] = Z_0 ... Z_i.
+        let mut prefix: Vec<El> = Vec::with_capacity(ps.len());
+        for p in ps {
+            prefix.push(match prefix.last() {
+                None => p.z.clone(),
+                Some(last) => f.mul(last, &p.z),
+            });
+        }
+        let mut inv = f.inv(prefix.last()?).ok()?;
+        let mut out = vec![ps[0].clone(); ps.len()];
+        for i in (0..ps.len()).rev() {
+            // inv = (Z_0 ... Z_i)^-1, so Z_i^-1 = inv * prefix[i - 1].
+            let zi = if i == 0 { inv.clone() } else { f.mul(&inv, &prefix[i - 1]) };
+            if i > 0 {
+                inv = f.mul(&inv, &ps[i].z);
+            }
+            let zi2 = f.sqr(&zi);
+            out[i] = Jacobian { x: f.mul(&ps[i].x, &zi2), y: f.mul(&f.mul(&ps[i].y, &zi2), &zi), z: f.one() };
+        }
+        Some(out)
+    }
+
+    /// k P for k >= 1: a sliding window over the bits of k with the odd multiples P, 3P,
+    /// ..., (2^w - 1) P brought to Z = 1 (mixed additions). Every addition adds an odd
+    /// multiple jP (j < 2^w) to a multiple iP with i > j, except the first, which starts
+    /// from a table entry.
+    pub(super) fn multiply(&self, p: &Jacobian, k: &BigUint) -> Jacobian {
+        let f = self.ring;
+        let bits = k.bits();
+        let zero = || Jacobian { x: f.zero(), y: f.zero(), z: f.zero() };
+        if bits == 0 {
+            return zero();
+        }
+        let wbits: u64 = match bits {
+            0..=24 => 1,
+            25..=160 => 3,
+            161..=640 => 4,
+            _ => 5,
+        };
+        let mut w = self.work();
+        // table[i] = (2i + 1) P with Z = 1: P + 2P + 2P + ... in Jacobian coordinates,
+        // then all normalised together.
+        let mut table = vec![p.clone()];
+        if wbits > 1 {
+            let mut p2 = p.clone();
+            self.double_in(&mut p2, &mut w);
+            let mut cur = p.clone();
+            for _ in 1..1usize << (wbits - 1) {
+                self.add_in(&mut cur, &p2, false, &mut w);
+                table.push(cur.clone());
+            }
+        }
+        let Some(table) = self.normalize_all(&table) else { return zero() };
+        let mut acc: Option<Jacobian> = None;
+        let mut i = bits as i64 - 1;
+        while i >= 0 {
+            if !k.bit(i as u64) {
+                if let Some(a) = acc.as_mut() {
+                    self.double_in(a, &mut w);
+                }
+                i -= 1;
+                continue;
+            }
+            // The longest window k[i..=l] with l > i - wbits ending in a 1 bit.
+            let mut l = (i - wbits as i64 + 1).max(0);
+            while !k.bit(l as u64) {
+                l += 1;
+            }
+            let mut val = 0usize;
+            for b in (l..=i).rev() {
+                val = val << 1 | k.bit(b as u64) as usize;
+            }
+            match acc.as_mut() {
+                None => acc = Some(table[val >> 1].clone()),
+                Some(a) => {
+                    for _ in l..=i {
+                        self.double_in(a, &mut w);
+                    }
+                    self.add_in(a, &table[val >> 1], true, &mut w);
+                }
+            }
+            i = l - 1;
+        }
+        acc.expect("k >= 1 has a set bit")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The window multiplication agrees with repeated additions, on y^2 = x^3 + 7 mod a
+    /// prime, for every k up to 300 and a few large k against double-and-add.
+    #[test]
+    fn multiply_matches_repeated_addition() {
+        let n = (BigUint::from(1u8) << 127) - 1u8;
+        let f = Ring::new(&n).unwrap();
+        let c = Curve { ring: &f, a: f.zero() };
+        // The point (c x, c^2) with x = 2, c = x^3 + 7 = 15 lies on y^2 = x^3 + 7 c^3 (b
+        // enters no formula).
+        let cc = f.small(15);
+        let p = c.affine(&f.mul(&cc, &f.small(2)), &f.sqr(&cc));
+        let to_affine = |q: &Jacobian| {
+            let zi = f.inv(&q.z).unwrap();
+            let zi2 = f.sqr(&zi);
+            (f.to_big(&f.mul(&q.x, &zi2)), f.to_big(&f.mul(&f.mul(&q.y, &zi2), &zi)))
+        };
+        let mut sum = p.clone();
+        for k in 2u32..300 {
+            sum = if k == 2 { c.double(&p) } else { c.add(&sum, &p) };
+            let got = c.multiply(&p, &BigUint::from(k));
+            assert_eq!(to_affine(&got), to_affine(&sum), "k = {k}");
+        }
+        // Large k: (k1 + k2) P = k1 P + k2 P.
+        let k1 = BigUint::parse_bytes(b"123456789123456789123456789123456789", 10).unwrap();
+        let k2 = BigUint::parse_bytes(b"98765432198765432198765", 10).unwrap();
+        let lhs = c.multiply(&p, &(&k1 + &k2));
+        let rhs = c.add(&c.multiply(&p, &k1), &c.multiply(&p, &k2));
+        assert_eq!(to_affine(&lhs), to_affine(&rhs));
+    }
+}

@@ -1,0 +1,197 @@
+//! From a discriminant D and a curve order m = k q over F_N to a checked ECPP step
+//! (Atkin & Morain 1993, §§5-6 and 8): a root of D's class polynomial mod N gives j, j
+//! a curve, and the right twist is the one on which a point P has (m/q) P != O and
+//! q (m/q) P = O, computed exactly as the checker computes them.
+//!
+//! No square root is needed for the point: for any x with c = x^3 + A x + B != 0, the
+//! point (c x, c^2) lies on y^2 = x^3 + A c^2 x + B c^3, a twist of y^2 = x^3 + A x + B
+//! by c (the same curve when c is a square). Trying x = 1, 2, ... reaches both
+//! quadratic twists; for j = 0 and 1728 (D = -3, -4) B, respectively A, runs over
+//! small integers too, which reaches the sextic and quartic twists.
+
+use super::super::curve::Curve;
+use super::super::field::{El, Ring};
+use super::super::EcppStep;
+use super::class_table::{ClassEntry, Invariant};
+use super::poly::{find_root, Poly, RootError};
+use super::sqrt::Sqrt;
+use num_bigint::{BigInt, BigUint};
+use num_integer::Integer;
+use num_traits::One;
+
+/// Why no step was built.
+#[derive(Debug)]
+pub(super) enum CurveError {
+    /// A proper factor of N turned up (gcd(c, N) in 2..N): N is composite.
+    Composite(String),
+    /// No root, j = 0 or 1728 for D != -3, -4, or no twist with a point of order q within
+    /// the tries (for a prime N and a correct m, none of this happens).
+    Failed,
+}
+
+/// Tries of x (and of the twist parameter for D = -3, -4) before giving up.
+const MAX_TRIES: u64 = 400;
+
+/// `Err(Composite)` if 1 < gcd(v, N) < N; `Ok(true)` if v is invertible.
+fn unit(f: &Ring, v: &El, what: &str) -> Result<bool, CurveError> {
+    let g = f.to_big(v).gcd(f.modulus());
+    if g.is_one() {
+        Ok(true)
+    } else if &g == f.modulus() {
+        Ok(false)
+    } else {
+        Err(CurveError::Composite(format!("gcd({what}, N) = {g} is a proper factor")))
+    }
+}
+
+/// j mod N for the class polynomial's root `r`.
+fn j_of_root(f: &Ring, inv: Invariant, r: &El) -> Result<El, CurveError> {
+    let weber = |e: u64| -> Result<El, CurveError> {
+        // (r^e - 16)^3 / r^e with r^e = f^24.
+        let re = f.pow(r, &BigUint::from(e));
+        let num = f.sub(&re, &f.small(16));
+        let num = f.mul(&f.sqr(&num), &num);
+        let inv = f.inv(&re).map_err(|g| CurveError::Composite(format!("gcd(f^24, N) = {g}")))?;
+        Ok(f.mul(&num, &inv))
+    };
+    match inv {
+        Invariant::J => Ok(r.clone()),
+        Invariant::Gamma2 => Ok(f.mul(&f.sqr(r), r)),
+        Invariant::WeberF => weber(24),
+        Invariant::WeberF3 => weber(8),
+    }
+}
+
+/// A root of the entry's class polynomial mod N, and the j it gives.
+fn j_invariant(sq: &Sqrt, e: &ClassEntry) -> Result<El, CurveError> {
+    let f = sq.ring();
+    let n = BigInt::from(f.modulus().clone());
+    let p: Poly = e
+        .coefficients()
+        .iter()
+        .map(|c| {
+            let r = c.mod_floor(&n);
+            f.elem(r.magnitude())
+        })
+        .collect();
+    debug_assert_eq!(p.len(), e.h as usize + 1);
+    let mut k = 0i64;
+    let root = find_root(f, &p, &|a| sq.sqrt(a), &mut || {
+        k += 1;
+        f.small(k)
+    })
+    .map_err(|e| match e {
+        RootError::Factor(g) => CurveError::Composite(format!("gcd of a leading coefficient and N is {g}")),
+        RootError::Failed => CurveError::Failed,
+    })?;
+    j_of_root(f, e.inv, &root)
+}
+
+/// The ECPP step for N (the ring of `sq`) on a curve with CM by `e.d` and order `m` = k q.
+pub(super) fn build_step(sq: &Sqrt, e: &ClassEntry, m: &BigUint, q: &BigUint) -> Result<EcppStep, CurveError> {
+    let f = sq.ring();
+    let (base_a, base_b) = match e.d {
+        -3 => (f.zero(), f.one()),
+        -4 => (f.one(), f.zero()),
+        _ => {
+            let j = j_invariant(sq, e)?;
+            // A = 3 j (1728 - j), B = 2 j (1728 - j)^2: j(E) = j for j != 0, 1728.
+            let k = f.mul(&j, &f.sub(&f.small(1728), &j));
+            let a = f.mul_small(&k, 3);
+            let b = f.mul_small(&f.mul(&k, &f.sub(&f.small(1728), &j)), 2);
+            if f.is_zero(&a) || f.is_zero(&b) {
+                return Err(CurveError::Failed);
+            }
+            (a, b)
+        }
+    };
+    let cofactor = m / q;
+    for i in 1..=MAX_TRIES {
+        // For D = -3 / -4 the twist parameter runs too: B (or A) = i, x = 1, 2 alternately.
+        let (a0, b0, x) = match e.d {
+            -3 => (base_a.clone(), f.small(i as i64), f.small((i % 2 + 1) as i64)),
+            -4 => (f.small(i as i64), base_b.clone(), f.small((i % 2 + 1) as i64)),
+            _ => (base_a.clone(), base_b.clone(), f.small(i as i64)),
+        };
+        let c = f.add(&f.mul(&x, &f.add(&f.sqr(&x), &a0)), &b0);
+        if !unit(f, &c, "x^3 + A x + B")? {
+            continue;
+        }
+        let cc = f.sqr(&c);
+        let a = f.mul(&a0, &cc);
+        let b = f.mul(&b0, &f.mul(&cc, &c));
+        let disc = f.add(&f.mul_small(&f.mul(&a, &f.sqr(&a)), 4), &f.mul_small(&f.sqr(&b), 27));
+        if !unit(f, &disc, "4a^3 + 27b^2")? {
+            continue;
+        }
+        let (px, py) = (f.mul(&c, &x), cc);
+        let curve = Curve { ring: f, a: a.clone() };
+        let qp = curve.multiply(&curve.affine(&px, &py), &cofactor);
+        if !unit(f, &qp.z, "Z of (m/q) P")? {
+            continue;
+        }
+        let o = curve.multiply(&qp, q);
+        if !f.is_zero(&o.z) {
+            // Not the point at infinity: the wrong twist (or a wrong m).
+            unit(f, &o.z, "Z of m P")?;
+            continue;
+        }
+        if !unit(f, &o.y, "Y of m P")? {
+            continue;
+        }
+        return Ok(EcppStep {
+            n: f.modulus().clone(),
+            a: f.to_big(&a),
+            b: f.to_big(&b),
+            m: m.clone(),
+            q: q.clone(),
+            x: f.to_big(&px),
+            y: f.to_big(&py),
+            d: Some(e.d),
+        });
+    }
+    Err(CurveError::Failed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::class_table::table;
+    use super::super::cornacchia::{cornacchia, order, traces};
+    use super::*;
+
+    /// For the prime p = (t^2 + |D| s^2) / 4 and several D of each invariant, the curve
+    /// built from a root of the class polynomial has order p + 1 ± t: a point P on it has
+    /// m P = O for one of the two orders (checked with the same step builder).
+    #[test]
+    fn roots_give_curves_of_the_right_order() {
+        let mut seen = std::collections::HashSet::new();
+        let p = (BigUint::from(1u8) << 127) - 1u8;
+        let mut sq = Sqrt::new(Ring::new(&p).unwrap()).unwrap();
+        let mut checked = 0;
+        for e in table().iter().filter(|e| e.h <= 12) {
+            if seen.contains(&(e.inv as u8, e.h.min(4))) && e.d != -3 && e.d != -4 {
+                continue;
+            }
+            let Some(r) = sq.sqrt_disc(&e.prime_discs) else { continue };
+            let Some((t, s)) = cornacchia(&p, e.d, &sq.ring().to_big(&r)) else { continue };
+            seen.insert((e.inv as u8, e.h.min(4)));
+            // Some order of the list must give a step (the true one).
+            let mut ok = false;
+            for tr in traces(e.d, &t, &s) {
+                let m = order(&p, &tr);
+                // Use q = m with k = 1 (no primality needed here: only the orders).
+                if let Ok(step) = build_step(&sq, e, &m, &m) {
+                    assert_eq!(step.d, Some(e.d));
+                    ok = true;
+                    break;
+                }
+            }
+            assert!(ok, "D = {} (h = {}, {:?}): no curve of any of the orders", e.d, e.h, e.inv);
+            checked += 1;
+        }
+        assert!(checked >= 8, "{checked}");
+        assert!(seen.iter().any(|&(i, _)| i == Invariant::WeberF as u8));
+        assert!(seen.iter().any(|&(i, _)| i == Invariant::Gamma2 as u8));
+        assert!(seen.iter().any(|&(i, _)| i == Invariant::J as u8));
+    }
+}

@@ -1,0 +1,198 @@
+//! Arithmetic in Z/NZ for the elliptic-curve prover and checker, on the Montgomery
+//! engine (`arith::MontContext`): elements are limb vectors in Montgomery form.
+//!
+//! N need not be prime: every operation is a ring operation of Z/NZ, and an inversion
+//! that fails returns gcd(x, N), which callers treat as a factor (or as a degenerate
+//! computation). Everything here is public data: variable time throughout.
+
+use crate::arith::limbs::{add_mod_vartime, from_limbs, lt_vartime, sub_assign, sub_mod_vartime, to_limbs, Limb};
+use crate::arith::modexp::pow_vartime;
+use crate::arith::MontContext;
+use num_bigint::{BigInt, BigUint};
+use num_integer::Integer;
+use num_traits::{One, Signed, Zero};
+use std::cell::RefCell;
+
+/// An element of Z/NZ in Montgomery form (exactly `len()` limbs, reduced).
+pub(super) type El = Vec<Limb>;
+
+/// Z/NZ for odd N >= 3.
+pub(super) struct Ring {
+    ctx: MontContext,
+    n: BigUint,
+    zero: El,
+    t: RefCell<Vec<Limb>>,
+}
+
+impl Ring {
+    pub(super) fn new(n: &BigUint) -> Option<Ring> {
+        let ctx = MontContext::new(n).ok()?;
+        let t = RefCell::new(ctx.scratch());
+        Some(Ring { zero: vec![0; ctx.len()], ctx, n: n.clone(), t })
+    }
+
+    pub(super) fn modulus(&self) -> &BigUint {
+        &self.n
+    }
+
+    pub(super) fn zero(&self) -> El {
+        self.zero.clone()
+    }
+
+    pub(super) fn one(&self) -> El {
+        self.ctx.one().to_vec()
+    }
+
+    pub(super) fn is_zero(&self, a: &El) -> bool {
+        a.iter().all(|&w| w == 0)
+    }
+
+    /// The element `x mod N`.
+    pub(super) fn elem(&self, x: &BigUint) -> El {
+        let r = to_limbs(&(x % &self.n), self.ctx.len()).expect("reduced");
+        self.ctx.to_mont(&r, &mut self.t.borrow_mut())
+    }
+
+    pub(super) fn small(&self, x: i64) -> El {
+        let a = self.elem(&BigUint::from(x.unsigned_abs()));
+        if x < 0 {
+            self.neg(&a)
+        } else {
+            a
+        }
+    }
+
+    /// The residue in 0..N.
+    pub(super) fn to_big(&self, a: &El) -> BigUint {
+        from_limbs(&self.ctx.from_mont(a, &mut self.t.borrow_mut()))
+    }
+
+    pub(super) fn add(&self, a: &El, b: &El) -> El {
+        let mut r = a.clone();
+        add_mod_vartime(&mut r, b, self.ctx.modulus());
+        r
+    }
+
+    pub(super) fn sub(&self, a: &El, b: &El) -> El {
+        let mut r = a.clone();
+        sub_mod_vartime(&mut r, b, self.ctx.modulus());
+        r
+    }
+
+    pub(super) fn neg(&self, a: &El) -> El {
+        self.sub(&self.zero, a)
+    }
+
+    pub(super) fn mul(&self, a: &El, b: &El) -> El {
+        let mut r = self.zero.clone();
+        self.ctx.mul(&mut r, a, b, &mut self.t.borrow_mut());
+        r
+    }
+
+    pub(super) fn sqr(&self, a: &El) -> El {
+        let mut r = self.zero.clone();
+        self.ctx.sqr(&mut r, a, &mut self.t.borrow_mut());
+        r
+    }
+
+    /// `out = a b` (out distinct from a and b; no allocation).
+    pub(super) fn mul_to(&self, out: &mut [Limb], a: &[Limb], b: &[Limb]) {
+        self.ctx.mul(out, a, b, &mut self.t.borrow_mut());
+    }
+
+    /// `out = a^2` (out distinct from a; no allocation).
+    pub(super) fn sqr_to(&self, out: &mut [Limb], a: &[Limb]) {
+        self.ctx.sqr(out, a, &mut self.t.borrow_mut());
+    }
+
+    /// `a += b`.
+    pub(super) fn add_to(&self, a: &mut [Limb], b: &[Limb]) {
+        add_mod_vartime(a, b, self.ctx.modulus());
+    }
+
+    /// `a -= b`.
+    pub(super) fn sub_to(&self, a: &mut [Limb], b: &[Limb]) {
+        sub_mod_vartime(a, b, self.ctx.modulus());
+    }
+
+    /// `a = 2 a`.
+    pub(super) fn dbl_to(&self, a: &mut [Limb]) {
+        let mut carry = 0;
+        for w in a.iter_mut() {
+            let top = *w >> 63;
+            *w = *w << 1 | carry;
+            carry = top;
+        }
+        let m = self.ctx.modulus();
+        if carry == 1 || !lt_vartime(a, m) {
+            sub_assign(a, m);
+        }
+    }
+
+    /// `a * k` for a small integer k.
+    pub(super) fn mul_small(&self, a: &El, k: u64) -> El {
+        // Double-and-add on additions: k is tiny (at most a few dozen).
+        let mut r = self.zero.clone();
+        for i in (0..64 - k.leading_zeros()).rev() {
+            r = self.add(&r, &r);
+            if k >> i & 1 == 1 {
+                r = self.add(&r, a);
+            }
+        }
+        r
+    }
+
+    pub(super) fn pow(&self, a: &El, e: &BigUint) -> El {
+        if e.is_zero() {
+            return self.one();
+        }
+        pow_vartime(&self.ctx, a, &e.to_u64_digits())
+    }
+
+    /// `a^-1`, or `Err(g)` with g = gcd(a, N) > 1 when a is not invertible.
+    pub(super) fn inv(&self, a: &El) -> Result<El, BigUint> {
+        let x = self.to_big(a);
+        match inverse(&x, &self.n) {
+            Some(i) => Ok(self.elem(&i)),
+            None => Err(x.gcd(&self.n)),
+        }
+    }
+}
+
+/// `x^-1 mod n` when gcd(x, n) = 1 (extended Euclid).
+pub(super) fn inverse(x: &BigUint, n: &BigUint) -> Option<BigUint> {
+    let e = BigInt::from(x.clone()).extended_gcd(&BigInt::from(n.clone()));
+    if !e.gcd.is_one() {
+        return None;
+    }
+    let n = BigInt::from(n.clone());
+    let mut u = e.x % &n;
+    if u.is_negative() {
+        u += &n;
+    }
+    u.to_biguint()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ring_matches_biguint() {
+        let n = BigUint::parse_bytes(b"340282366920938463463374607431768211507", 10).unwrap();
+        let r = Ring::new(&n).unwrap();
+        let a = BigUint::parse_bytes(b"123456789012345678901234567890123", 10).unwrap();
+        let b = BigUint::parse_bytes(b"987654321098765432109876543210987", 10).unwrap();
+        let (ea, eb) = (r.elem(&a), r.elem(&b));
+        assert_eq!(r.to_big(&r.mul(&ea, &eb)), (&a * &b) % &n);
+        assert_eq!(r.to_big(&r.sqr(&ea)), (&a * &a) % &n);
+        assert_eq!(r.to_big(&r.sub(&ea, &eb)), (&a + &n - &b) % &n);
+        assert_eq!(r.to_big(&r.add(&ea, &eb)), (&a + &b) % &n);
+        assert_eq!(r.to_big(&r.mul_small(&ea, 27)), (&a * 27u8) % &n);
+        assert_eq!(r.to_big(&r.small(-5)), &n - 5u8);
+        let i = r.inv(&ea).unwrap();
+        assert!(r.to_big(&r.mul(&i, &ea)).is_one());
+        assert_eq!(r.to_big(&r.pow(&ea, &BigUint::from(3u8))), a.modpow(&BigUint::from(3u8), &n));
+        assert!(r.inv(&r.zero()).is_err());
+    }
+}
