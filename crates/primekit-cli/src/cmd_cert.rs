@@ -1,19 +1,13 @@
-//! `primekit verify-cert FILE [--n N]` and `primekit prove N [--cert FILE] [--force]`:
-//! primality certificates (format: docs/certificate-format.md; library:
-//! `primekit::certificate`). `--cert` goes through [`crate::files`]: checked before the
-//! proof is searched, an existing file replaced only with `--force`.
+//! `primekit verify-cert FILE [--n N] [--max-work W]`: checks a primality certificate
+//! (format: docs/certificate-format.md; library: `primekit::certificate`; certificates
+//! are made by `primekit prove`, `gen --provable`, `dhparam --provable`).
 //!
-//! verify-cert exit status: 0 valid (prints the proven prime), 1 invalid ("invalid: step
-//! k: reason"), 2 malformed or unreadable. prove: 0 with the certificate written (or
-//! printed), 1 if N is composite, 3 when no proof was found (N - 1 not smooth enough),
-//! 2 for bad input.
+//! Exit status: 0 valid (prints the proven prime), 1 invalid ("invalid: step k:
+//! reason"), 2 malformed, unreadable or over the work limit.
 
-use crate::files;
 use crate::numio::parse_number;
 use clap::Args as ClapArgs;
-use primekit::certificate::{
-    from_json, prove, to_json, verify_with_limit, CertificateError, ProveError, DEFAULT_MAX_WORK, MAX_CERTIFICATE_BYTES,
-};
+use primekit::certificate::{from_json, verify_with_limit, CertificateError, DEFAULT_MAX_WORK, MAX_CERTIFICATE_BYTES};
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,18 +24,6 @@ pub struct VerifyArgs {
     /// [default: 2199023255552 = 2^41].
     #[arg(long, value_name = "WORK")]
     max_work: Option<u128>,
-}
-
-#[derive(ClapArgs)]
-pub struct ProveArgs {
-    /// The number to prove prime (decimal or 0x-hex, above 2^64).
-    n: String,
-    /// Write the certificate here instead of standard output.
-    #[arg(long)]
-    cert: Option<PathBuf>,
-    /// Replace an existing --cert file.
-    #[arg(long, requires = "cert")]
-    force: bool,
 }
 
 pub fn verify_cmd(a: VerifyArgs) -> ExitCode {
@@ -71,43 +53,6 @@ pub fn verify_cmd(a: VerifyArgs) -> ExitCode {
         Err(e) => {
             eprintln!("{e}");
             ExitCode::from(2)
-        }
-    }
-}
-
-pub fn prove_cmd(a: ProveArgs) -> ExitCode {
-    let n = match parse_number(&a.n) {
-        Ok(n) => n,
-        Err(e) => {
-            eprintln!("primekit prove: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let [pending] = match files::reserve_or_exit("prove", [files::Output::public("--cert", a.cert.as_deref())], a.force) {
-        Ok(p) => p,
-        Err(code) => return code,
-    };
-    match prove(&n) {
-        Ok(cert) => {
-            let text = to_json(&cert);
-            match pending {
-                Some(p) => {
-                    if let Err(e) = p.commit(text.as_bytes()) {
-                        eprintln!("primekit prove: {e}");
-                        return ExitCode::from(1);
-                    }
-                }
-                None => println!("{text}"),
-            }
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("primekit prove: {e}");
-            ExitCode::from(match e {
-                ProveError::Composite(_) => 1,
-                ProveError::NoProof | ProveError::TimedOut => 3,
-                ProveError::Error(_) => 2,
-            })
         }
     }
 }

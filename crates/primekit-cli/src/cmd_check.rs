@@ -34,6 +34,17 @@ pub struct CheckArgs {
     /// prove p and the subgroup order q; adds the check `certificate`.
     #[arg(long, value_name = "FILE")]
     cert: Option<PathBuf>,
+    /// check-dh only: prove p and q prime (adds `p_proof`, `q_proof`: "proven", or
+    /// "probable" when no proof came within --max-seconds). A standard group's shipped
+    /// certificate is checked instead of searching.
+    #[arg(long)]
+    prove: bool,
+    /// With --prove: give up proving after this many seconds.
+    #[arg(long, value_name = "S", default_value_t = 300.0, requires = "prove")]
+    max_seconds: f64,
+    /// With --prove: threads for the proof search.
+    #[arg(long, default_value_t = 1, requires = "prove")]
+    jobs: usize,
     /// check-dh --cert: refuse a certificate whose estimated checking work exceeds this
     /// (docs/certificate-format.md) [default: 2199023255552 = 2^41].
     #[arg(long, value_name = "WORK")]
@@ -88,7 +99,8 @@ fn read_capped(path: &Path) -> Result<Vec<u8>, Failure> {
     Ok(bytes)
 }
 
-fn audit(kind: Kind, path: &Path, max_bits: Option<u64>, cert: Option<&Path>, max_work: u128) -> Result<CheckReport, Failure> {
+fn audit(kind: Kind, a: &CheckArgs, max_work: u128) -> Result<CheckReport, Failure> {
+    let (path, max_bits, cert) = (&a.file, a.max_bits, a.cert.as_deref());
     let bytes = read_capped(path)?;
     let mut report = match kind {
         Kind::Dh => keys::dh::check_dh_pem_with_limits(&bytes, &max_bits.map_or(Limits::dh(), Limits::with_max_bits)),
@@ -103,17 +115,28 @@ fn audit(kind: Kind, path: &Path, max_bits: Option<u64>, cert: Option<&Path>, ma
         };
         report.checks.push(check);
     }
+    if let (Kind::Dh, true) = (kind, a.prove) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs_f64(a.max_seconds.clamp(0.0, 1e9));
+        let opts = primekit::certificate::ProveOptions { jobs: a.jobs.max(1), deadline: Some(deadline), ..Default::default() };
+        let params = keys::dh::parse_dh_pem(&bytes).map_err(Failure::Input)?;
+        let proofs = keys::dh::proof_checks(&params, &report, &opts);
+        report.checks.extend(proofs);
+    }
     Ok(report)
 }
 
 pub fn run(kind: Kind, a: CheckArgs) -> ExitCode {
     let file = a.file.display().to_string();
-    if (a.cert.is_some() || a.max_work.is_some()) && matches!(kind, Kind::Rsa) {
-        eprintln!("primekit check-rsa: --cert and --max-work apply to check-dh only");
+    if (a.cert.is_some() || a.max_work.is_some() || a.prove) && matches!(kind, Kind::Rsa) {
+        eprintln!("primekit check-rsa: --cert, --max-work and --prove apply to check-dh only");
         return ExitCode::from(2);
     }
     let max_work = a.max_work.unwrap_or(primekit::certificate::DEFAULT_MAX_WORK);
-    match audit(kind, &a.file, a.max_bits, a.cert.as_deref(), max_work) {
+    if !(a.max_seconds.is_finite() && a.max_seconds > 0.0) {
+        eprintln!("primekit {}: --max-seconds must be a positive number", kind.command());
+        return ExitCode::from(2);
+    }
+    match audit(kind, &a, max_work) {
         Ok(report) => {
             if a.json {
                 let mut v = crate::report_json::report_json(&report);

@@ -117,11 +117,23 @@ pub fn run(a: Args) -> ExitCode {
         if !to_file {
             v["certificate"] = text.into();
         }
-        println!("{v}");
+        print_line(&v.to_string())
     } else if !to_file {
-        println!("{text}");
+        print_line(&text)
+    } else {
+        ExitCode::SUCCESS
     }
-    ExitCode::SUCCESS
+}
+
+/// One line on standard output; a reader that went away is not an error, a full disk is.
+fn print_line(text: &str) -> ExitCode {
+    match files::write_stdout(format!("{text}\n").as_bytes()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("primekit prove: cannot write to standard output: {e}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 fn ecpp_steps(cert: &Certificate) -> usize {
@@ -144,7 +156,7 @@ fn failed(a: &Args, n: &BigUint, e: &ProveError, seconds: f64) -> ExitCode {
     if a.json && code != 2 {
         let mut v = summary(n, result, seconds);
         v["reason"] = e.to_string().into();
-        println!("{v}");
+        print_line(&v.to_string());
     } else {
         eprintln!("primekit prove: {e}");
     }

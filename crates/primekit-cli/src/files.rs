@@ -301,6 +301,11 @@ fn create_temporary(path: &Path, private: bool) -> Result<(PathBuf, File), Strin
 }
 
 impl Pending {
+    /// Whether this output is standard output (`-`, `/dev/stdout`).
+    pub fn is_stdout(&self) -> bool {
+        matches!(self.target, Target::Stdout)
+    }
+
     /// Writes `bytes` to the output: standard output, the device in place, or the file
     /// (synced, then named; without `--force` a file that appeared meanwhile is kept).
     pub fn commit(mut self, bytes: &[u8]) -> Result<(), String> {
@@ -356,7 +361,7 @@ impl Drop for Pending {
 }
 
 /// Standard output, flushed; a reader that went away (`| head`) is not an error.
-fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
+pub fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     match out.write_all(bytes).and_then(|_| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),

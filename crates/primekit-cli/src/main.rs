@@ -15,6 +15,7 @@ mod cmd_genrsa;
 mod cmd_hw;
 mod cmd_hw_report;
 mod cmd_nextprime;
+mod cmd_prove;
 mod cmd_render;
 mod cmd_report;
 mod cmd_test;
@@ -54,8 +55,8 @@ enum Cmd {
     Dhparam(cmd_dhparam::Args),
     /// Check a primality certificate (exit 0 valid, 1 invalid, 2 malformed).
     VerifyCert(cmd_cert::VerifyArgs),
-    /// Prove a number prime when N-1 factors far enough (exit 3: no proof found).
-    Prove(cmd_cert::ProveArgs),
+    /// Prove a number prime with a certificate anyone can check (exit 1 composite, 3 no proof in time).
+    Prove(cmd_prove::Args),
     /// Generate an RSA private key (FIPS 186-5 A.1.3) as PKCS#8 or PKCS#1 PEM.
     Genrsa(cmd_genrsa::Args),
     /// Test vectors for the RTL Lucas tester in hw/ (from its cycle-free model).
@@ -140,7 +141,7 @@ fn main() -> ExitCode {
         Cmd::Dhparam(a) => cmd_dhparam::run(a),
         Cmd::Genrsa(a) => cmd_genrsa::run(a),
         Cmd::VerifyCert(a) => cmd_cert::verify_cmd(a),
-        Cmd::Prove(a) => cmd_cert::prove_cmd(a),
+        Cmd::Prove(a) => cmd_prove::run(a),
         Cmd::Dist(a) => cmd_dist::run(a),
         Cmd::HwVectors(a) => cmd_hw::run(a),
         Cmd::HwReport(a) => cmd_hw_report::run(a),

@@ -45,7 +45,7 @@ fn provable_primes_and_proofs_verify() {
 }
 
 #[test]
-fn prove_succeeds_on_smooth_n_minus_1_and_refuses_honestly_otherwise() {
+fn prove_proves_any_prime_and_refuses_composites() {
     // N = k 2^300 + 1: N - 1 is fully factored by trial division.
     let n = (1u32..).map(|k| BigUint::from(k) * (BigUint::one() << 300u32) + 1u8).find(primekit::is_prime).unwrap();
     let cert = tmp("proth.json");
@@ -53,17 +53,65 @@ fn prove_succeeds_on_smooth_n_minus_1_and_refuses_honestly_otherwise() {
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(run(&["verify-cert", cert.to_str().unwrap(), "--n", &n.to_string()]).status.code(), Some(0));
     assert_ne!(python_ok(&cert), Some(false));
-    // N - 1 = 2 k a b with a, b primes of 120 bits: rho cannot split a b within its
-    // budget, and 2k alone is far below sqrt(N).
+    // N - 1 = 2 k a b with a, b primes of 120 bits: no N - 1 proof; elliptic curves.
     let a = primekit::next_prime(&(BigUint::one() << 119u32)).unwrap();
     let b = primekit::next_prime(&((BigUint::one() << 119u32) + (BigUint::one() << 100u32))).unwrap();
     let n = (1u32..).map(|k| BigUint::from(2 * k) * &a * &b + 1u8).find(primekit::is_prime).unwrap();
-    let out = run(&["prove", &n.to_string()]);
+    let cert = tmp("ecpp.json");
+    let out = run(&["prove", &n.to_string(), "--cert", cert.to_str().unwrap(), "--jobs", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(std::fs::read_to_string(&cert).unwrap().contains("\"method\":\"ecpp\""));
+    assert_eq!(run(&["verify-cert", cert.to_str().unwrap(), "--n", &n.to_string()]).status.code(), Some(0));
+    assert_ne!(python_ok(&cert), Some(false), "python checker disagrees");
+    // --json: one object with the certificate inside.
+    let out = run(&["prove", &n.to_string(), "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["command"].as_str(), v["result"].as_str()), (Some("prove"), Some("proven")), "{v}");
+    assert!(v["ecpp_steps"].as_u64().unwrap() >= 1 && v["certificate"].as_str().unwrap().contains("ecpp"), "{v}");
+    // Composites: exit 1 with how it showed, never a certificate; a Carmichael number,
+    // a product of two close primes, one with a small factor, and one below 2^64.
+    let close = &a * primekit::next_prime(&a).unwrap();
+    for c in [(&n * 3u8).to_string(), close.to_string(), "561".into(), "3825123056546413051".into()] {
+        let out = run(&["prove", &c]);
+        assert_eq!(out.status.code(), Some(1), "{c}");
+        assert!(out.stdout.is_empty(), "{c}");
+        assert!(String::from_utf8_lossy(&out.stderr).starts_with("primekit prove: N is composite: "), "{c}");
+    }
+    // Below 2^64 the exact test is the proof: a certificate without steps.
+    let out = run(&["prove", "97"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"steps\":[]"));
+    // No time: exit 3 with a JSON verdict; bad input: exit 2.
+    let big = primekit::next_prime(&(BigUint::one() << 1500u32)).unwrap();
+    let out = run(&["prove", &big.to_string(), "--max-seconds", "0.001", "--json"]);
     assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no proof found: N-1 not smooth enough (N is probably prime)"));
-    // A composite.
-    assert_eq!(run(&["prove", &(&n * 3u8).to_string()]).status.code(), Some(1));
-    assert_eq!(run(&["prove", "97"]).status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"result\":\"timed_out\""));
+    for bad in [&["prove", "12x"][..], &["prove", "97", "--max-seconds", "-1"], &["prove", "97", "--format", "primo"]] {
+        assert_eq!(run(bad).status.code(), Some(2), "{bad:?}");
+    }
+}
+
+#[test]
+fn prove_format_pari_is_accepted_by_gp() {
+    let n = primekit::next_prime(&(BigUint::one() << 200u32)).unwrap();
+    let out = run(&["prove", &n.to_string(), "--format", "pari"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.trim_start().starts_with('['), "{text}");
+    let gp = Command::new("gp")
+        .args(["-q", "-f", "--default", "parisizemax=100000000"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn();
+    let Ok(mut gp) = gp else {
+        eprintln!("SKIP prove --format pari in PARI: gp not found");
+        return;
+    };
+    use std::io::Write;
+    let script = format!("print(primecertisvalid({}));\n", text.trim());
+    gp.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+    let out = gp.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "1");
 }
 
 #[test]

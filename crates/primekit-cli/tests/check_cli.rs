@@ -234,3 +234,42 @@ fn ten_megabyte_garbage_file_fails_fast() {
     assert!(secs < 2.0, "took {secs} s");
     assert_eq!(json("check-rsa", &f)["error_kind"], "too_large");
 }
+
+/// A standard group is named in the report; `--prove` proves p and q of any group
+/// (here a fresh 512-bit one) or reports them probable when time runs out.
+#[test]
+fn named_groups_and_proofs() {
+    if have_openssl() {
+        let f = openssl("ffdhe2048.pem", &["genpkey", "-genparam", "-algorithm", "DH", "-pkeyopt", "group:ffdhe2048"]);
+        let report = expect("check-dh", &f, 0);
+        assert!(report.contains("PASS  named_group: p is the RFC 7919 ffdhe2048 prime"), "{report}");
+        assert!(report.contains("PASS  p_prime: p is prime: the RFC 7919 ffdhe2048 prime, proven"), "{report}");
+        let out = Command::new(BIN).args(["check-dh", "--prove"]).arg(&f).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        let report = text(&out);
+        for name in ["p_proof", "q_proof"] {
+            assert!(report.contains(&format!("PASS  {name}: proven: the certificate primekit ships for RFC 7919 ffdhe2048")), "{report}");
+        }
+    }
+    let pem = tmp("dh512.pem");
+    let out = Command::new(BIN).args(["dhparam", "--bits", "512", "--out"]).arg(&pem).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let out = Command::new(BIN).args(["check-dh", "--prove", "--json"]).arg(&pem).output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let status =
+        |name: &str| v["checks"].as_array().unwrap().iter().find(|c| c["name"] == name).map(|c| (c["status"].clone(), c["detail"].clone()));
+    let (s, d) = status("p_proof").expect("p_proof is reported");
+    assert_eq!(s, "pass", "{d}");
+    assert!(d.as_str().unwrap().starts_with("proven"), "{d}");
+    assert_eq!(status("q_proof").expect("q_proof is reported").0, "pass");
+    assert!(status("named_group").is_none());
+    // No time to prove: probable, a warning (the audit still passes).
+    let big = tmp("dh1536.pem");
+    let out = Command::new(BIN).args(["dhparam", "--bits", "1536", "--out"]).arg(&big).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let out = Command::new(BIN).args(["check-dh", "--prove", "--max-seconds", "0.001"]).arg(&big).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("WARN  p_proof: probable prime, not proven"), "{}", text(&out));
+    // --prove belongs to check-dh.
+    assert_eq!(Command::new(BIN).args(["check-rsa", "--prove"]).arg(&big).output().unwrap().status.code(), Some(2));
+}

@@ -37,3 +37,23 @@ fn table_is_what_the_script_writes() {
         Err(e) => eprintln!("SKIP named_groups.py --check: no python3 ({e})"),
     }
 }
+
+/// Every shipped certificate proves its group's p and q, in the shape `check-dh`
+/// relies on (the first step on p with F = q, then q's elliptic-curve chain).
+#[test]
+fn shipped_certificates_prove_p_and_q() {
+    use primekit::certificate::{from_json, verify, Step};
+    let mut shipped = Vec::new();
+    for g in named_groups() {
+        let Some(text) = g.certificate() else { continue };
+        let cert = from_json(text.as_bytes()).unwrap_or_else(|e| panic!("{}: {e}", g.name));
+        assert_eq!(verify(&cert, Some(&g.p)), Ok(g.p.clone()), "{}", g.name);
+        assert_eq!(cert.steps[1].n(), &g.q(), "{}", g.name);
+        assert!(cert.steps[1..].iter().all(|s| matches!(s, Step::Ecpp(_))), "{}", g.name);
+        shipped.push(g.name);
+    }
+    for name in ["modp_1536", "modp_2048", "ffdhe2048"] {
+        assert!(shipped.contains(&name), "no certificate shipped for {name}");
+    }
+    eprintln!("shipped certificates: {shipped:?}");
+}

@@ -4,7 +4,7 @@
 //! Tests that need `gp` print a SKIP line and pass when it is not installed.
 
 use num_bigint::BigUint;
-use primekit::certificate::{from_pari, prove, prove_with, to_pari, verify, Certificate, CertificateError, ProveOptions, Step};
+use primekit::certificate::{from_json, from_pari, prove, prove_with, to_pari, verify, Certificate, CertificateError, ProveOptions, Step};
 use rand_chacha::rand_core::SeedableRng;
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -175,10 +175,9 @@ fn pocklington_chains_export_to_paris_n_minus_1_form() {
     if !have_gp("pocklington_chains_export_to_paris_n_minus_1_form") {
         return;
     }
-    // 2^100 + 277: N - 1 = 2^2 * 52203989 * 6070659658921032842417, a 73-bit prime
-    // proved by a second Pocklington step.
-    let p: BigUint = (BigUint::from(1u8) << 100u32) + 277u32;
-    let c = prove(&p).expect("N - 1 is smooth enough");
+    // A 200-bit provable prime: Maurer's construction gives a chain of Pocklington steps
+    // whose top factor (about 100 bits) has a step of its own.
+    let (p, c) = primekit::generate_provable_prime(200).unwrap();
     assert!(c.steps.len() >= 2 && c.steps.iter().all(|s| matches!(s, Step::Pocklington(_))));
     let text = to_pari(&c).unwrap();
     assert!(text.starts_with(&format!("[{p}, [")), "{text}");
@@ -222,4 +221,36 @@ fn our_ecpp_chains_verify_in_pari() {
         texts.push(to_pari(&c).expect("an ECPP-only chain has PARI's form"));
     }
     assert_eq!(pari_accepts(&texts), vec![true; texts.len()]);
+}
+
+/// The certificates shipped for the standard DH groups, checked by PARI: the chain of q
+/// (elliptic-curve steps only) by `primecertisvalid`, and the first step (Pocklington
+/// for p = 2q + 1 with F = q, witness 3) by PARI's own arithmetic.
+#[test]
+fn shipped_group_certificates_check_in_pari() {
+    let test = "shipped_group_certificates_check_in_pari";
+    if !have_gp(test) {
+        return;
+    }
+    let mut checked = 0;
+    for g in primekit::keys::named_groups::named_groups() {
+        let Some(text) = g.certificate() else { continue };
+        let cert = from_json(text.as_bytes()).unwrap();
+        let q = g.q();
+        assert_eq!(cert.steps[1].n(), &q, "{}: q's chain follows p's step", g.name);
+        let q_cert = Certificate::new(q.clone(), cert.steps[1..].to_vec());
+        let gp_text = to_pari(&q_cert).expect("q's chain has PARI's form");
+        assert_eq!(pari_accepts(&[gp_text]), vec![true], "{}: PARI rejects q's chain", g.name);
+        let Step::Pocklington(top) = &cert.steps[0] else { panic!("{}: the first step is Pocklington's", g.name) };
+        let [f] = &top.factors[..] else { panic!("{}: one factor, q", g.name) };
+        assert_eq!((&f.q, f.k), (&q, 1));
+        let p = &g.p;
+        let a = &f.witness;
+        let script =
+            format!("p={p}; q={q}; a={a}; print(p == 2*q + 1 && q^2 > p && Mod(a,p)^(p-1) == 1 && gcd(lift(Mod(a,p)^2) - 1, p) == 1);");
+        assert_eq!(gp(&script), vec!["1".to_string()], "{}: PARI rejects p's step", g.name);
+        checked += 1;
+    }
+    eprintln!("{test}: {checked} shipped certificates checked by PARI");
+    assert!(checked >= 3, "primekit ships certificates for at least modp_1536, modp_2048 and ffdhe2048");
 }

@@ -22,6 +22,7 @@
 
 use super::input::{decode_pem, uint_value, InputError};
 use super::limits::Limits;
+use super::named_groups::{named_group, NamedGroup};
 use super::policy;
 use super::report::{Check, CheckReport, Status};
 use crate::arith::modexp::modpow_vartime;
@@ -158,13 +159,18 @@ pub fn check_dh_with_limits(d: &DhParams, limits: &Limits) -> Result<CheckReport
     let gate = (!failed.is_empty()).then(|| format!("not evaluated: the cheaper check {} failed", failed.join(", ")));
     let skipped = |name: &'static str| Check::new(name, Status::Skip, gate.clone().unwrap_or_default());
 
+    // A standard group whose proof primekit ships: its primes are settled, not re-tested
+    // (`check-dh --prove` checks the shipped proof itself).
+    let named = named_group(p).filter(|g| d.q.as_ref().is_none_or(|q| *q == g.q()));
+    let proven = named.filter(|g| g.certificate().is_some());
     let mut checks = vec![p_size];
+    checks.extend(named.map(named_group_check));
     match subgroup {
         Some((q, q_size, divides, j)) => {
-            checks.push(if gate.is_some() { skipped("p_prime") } else { p_prime(p, None)? });
+            checks.push(if gate.is_some() { skipped("p_prime") } else { p_prime(p, None, proven)? });
             let p_odd_prime = checks[1].passed() && p.bit(0);
             checks.push(q_size);
-            let q_prime = if gate.is_some() { skipped("q_prime") } else { q_prime(q)? };
+            let q_prime = if gate.is_some() { skipped("q_prime") } else { q_prime(q, proven)? };
             let order = (p_odd_prime && q_prime.passed() && divides.passed()).then(|| q.clone());
             checks.extend([q_prime, divides]);
             checks.extend(j);
@@ -179,7 +185,11 @@ pub fn check_dh_with_limits(d: &DhParams, limits: &Limits) -> Result<CheckReport
             // Without a stated q the group must be safe: (p-1)/2 is tested first, so that
             // p itself then needs one Fermat step instead of a full test (see `p_prime`).
             let half = &p_minus_1 >> 1;
-            let half_prime = if p.bits() > 64 && p.bit(0) { Some(try_is_prime(&half)?) } else { None };
+            let half_prime = match proven {
+                Some(_) => Some(true),
+                None if p.bits() > 64 && p.bit(0) => Some(try_is_prime(&half)?),
+                None => None,
+            };
             if half_prime == Some(false) {
                 // The group already fails `p_safe_prime`, found by (usually) one round on
                 // (p-1)/2; a full test of p, a prime or a crafted pseudoprime, would cost
@@ -189,7 +199,7 @@ pub fn check_dh_with_limits(d: &DhParams, limits: &Limits) -> Result<CheckReport
                 checks.extend(private_value_length);
                 return Ok(CheckReport { format: d.format, checks });
             }
-            let p_prime = p_prime(p, half_prime)?;
+            let p_prime = p_prime(p, half_prime, proven)?;
             // A usable group needs an odd prime p (p = 2 is prime but has no room for g).
             let p_odd_prime = p_prime.passed() && p.bit(0);
             let safe = p_safe_prime(p_odd_prime, half_prime, &half)?;
@@ -229,7 +239,10 @@ fn g_order(
 /// p), which replaces p's own t Miller-Rabin rounds; the only error left is that of the
 /// test on (p-1)/2. Otherwise p gets the full test. `half_prime` is only set for odd
 /// p > 2^64.
-fn p_prime(p: &BigUint, half_prime: Option<bool>) -> Result<Check, InputError> {
+fn p_prime(p: &BigUint, half_prime: Option<bool>, proven: Option<&NamedGroup>) -> Result<Check, InputError> {
+    if let Some(g) = proven {
+        return Ok(Check::new("p_prime", Status::Pass, format!("p is prime: {}", shipped_proof(g))));
+    }
     let (prime, detail) = if half_prime == Some(true) {
         let fermat = modpow_vartime(&BigUint::from(3u32), &(p - 1u32), p).map_err(Error::from)?.is_one();
         let prime = safe_prime_by_pocklington(p, 3, fermat);
@@ -243,9 +256,22 @@ fn p_prime(p: &BigUint, half_prime: Option<bool>) -> Result<Check, InputError> {
 }
 
 /// `q_prime` (X9.42).
-fn q_prime(q: &BigUint) -> Result<Check, InputError> {
+fn q_prime(q: &BigUint, proven: Option<&NamedGroup>) -> Result<Check, InputError> {
+    if let Some(g) = proven {
+        return Ok(Check::new("q_prime", Status::Pass, format!("q = (p-1)/2 is prime: {}", shipped_proof(g))));
+    }
     let prime = try_is_prime(q)?;
     Ok(Check::new("q_prime", Status::from_bool(prime), prime_detail("q", prime)))
+}
+
+/// `named_group`: p is one of the standard primes (and q, when stated, is (p-1)/2).
+fn named_group_check(g: &NamedGroup) -> Check {
+    Check::new("named_group", Status::Pass, format!("p is the {} prime (g = 2 in the RFC; q = (p-1)/2)", g.label()))
+}
+
+/// How a shipped proof is described in `p_prime` / `q_prime`.
+fn shipped_proof(g: &NamedGroup) -> String {
+    format!("the {} prime, proven (with q) by the certificate primekit ships; --prove checks it now", g.label())
 }
 
 /// `q_divides_p_minus_1` (X9.42).
@@ -345,6 +371,79 @@ pub fn certificate_check(d: &DhParams, cert: &crate::certificate::Certificate, m
             } else {
                 Check::new("certificate", Status::Fail, "the certificate proves p but not q")
             }
+        }
+    }
+}
+
+/// `p_proof` and `q_proof` (`check-dh --prove`): each of p and the subgroup order q
+/// (stated, or (p-1)/2 for PKCS#3) proven prime, or reported as probable when no proof
+/// came within `opts` (its deadline). Asked only of numbers the report already found
+/// prime, so a composite never pays for a proof search.
+///
+/// A standard group whose certificate primekit ships ([`NamedGroup::certificate`]) is
+/// not searched: the shipped certificate is checked now, which proves both numbers.
+/// Otherwise p is proven by [`crate::certificate::prove_with`] (whose chain, for a safe
+/// prime, starts with a Pocklington step on q and so proves q too); a q the chain does
+/// not reach gets a proof of its own.
+pub fn proof_checks(d: &DhParams, report: &CheckReport, opts: &crate::certificate::ProveOptions) -> Vec<Check> {
+    let passed = |name: &str| report.checks.iter().any(|c| c.name == name && c.passed());
+    let q = d.q.clone().unwrap_or_else(|| (&d.p - 1u32) >> 1);
+    let q_established = if d.q.is_some() { passed("q_prime") } else { passed("p_safe_prime") };
+    if let Some(g) = named_group(&d.p).filter(|g| q == g.q()) {
+        if let Some(text) = g.certificate() {
+            let check = match shipped_certificate_proves(text, &d.p, &q) {
+                Ok(steps) => (Status::Pass, format!("proven: the certificate primekit ships for {} ({steps} steps) checks", g.label())),
+                Err(e) => (Status::Fail, format!("the certificate primekit ships for {} does not check: {e}", g.label())),
+            };
+            return vec![Check::new("p_proof", check.0, check.1.clone()), Check::new("q_proof", check.0, check.1)];
+        }
+    }
+    let mut checks = Vec::new();
+    let mut q_in_chain = false;
+    if passed("p_prime") {
+        let (check, cert) = prove_check("p_proof", "p", &d.p, opts);
+        q_in_chain = cert.is_some_and(|c| c.steps.iter().any(|s| s.n() == &q) || (q.bits() <= 64 && check.status == Status::Pass));
+        checks.push(check);
+    } else {
+        checks.push(Check::new("p_proof", Status::Skip, "not evaluated: p is not known to be prime"));
+    }
+    checks.push(if q_in_chain {
+        Check::new("q_proof", Status::Pass, "proven: p's certificate proves q too")
+    } else if q_established {
+        prove_check("q_proof", "q", &q, opts).0
+    } else {
+        Check::new("q_proof", Status::Skip, "not evaluated: q is not known to be prime")
+    });
+    checks
+}
+
+/// Checks a shipped certificate: it must prove p, and its chain must reach q.
+fn shipped_certificate_proves(text: &str, p: &BigUint, q: &BigUint) -> Result<usize, String> {
+    let cert = crate::certificate::from_json(text.as_bytes()).map_err(|e| e.to_string())?;
+    crate::certificate::verify(&cert, Some(p)).map_err(|e| e.to_string())?;
+    if !cert.steps.iter().any(|s| s.n() == q) {
+        return Err("its chain does not prove q".into());
+    }
+    Ok(cert.steps.len())
+}
+
+/// One proof attempt, as a check: Pass with a certificate (checked by the prover before
+/// it returns), Warn "probable" when none came in time, Fail for a composite.
+fn prove_check(
+    name: &'static str,
+    what: &str,
+    n: &BigUint,
+    opts: &crate::certificate::ProveOptions,
+) -> (Check, Option<crate::certificate::Certificate>) {
+    use crate::certificate::ProveError;
+    match crate::certificate::prove_with(n, opts) {
+        Ok(c) => {
+            let detail = format!("proven: a certificate of {} steps was made and checked", c.steps.len());
+            (Check::new(name, Status::Pass, detail), Some(c))
+        }
+        Err(ProveError::Composite(how)) => (Check::new(name, Status::Fail, format!("{what} is composite: {how}")), None),
+        Err(e @ (ProveError::TimedOut | ProveError::NoProof | ProveError::Error(_))) => {
+            (Check::new(name, Status::Warn, format!("probable prime, not proven: {e}")), None)
         }
     }
 }

@@ -31,6 +31,19 @@ impl NamedGroup {
         (&self.p - 1u8) >> 1
     }
 
+    /// The primality certificate primekit ships for p (JSON, docs/certificate-format.md),
+    /// which also proves q: made by `primekit prove`, checked by the test suite with both
+    /// checkers and PARI/GP. None where none is shipped (those groups are tested, not
+    /// looked up).
+    pub fn certificate(&self) -> Option<&'static str> {
+        Some(match self.name {
+            "modp_1536" => include_str!("named_groups/modp_1536.json"),
+            "modp_2048" => include_str!("named_groups/modp_2048.json"),
+            "ffdhe2048" => include_str!("named_groups/ffdhe2048.json"),
+            _ => return None,
+        })
+    }
+
     /// "RFC 7919 ffdhe4096", for reports.
     pub fn label(&self) -> String {
         format!("RFC {} {}", self.rfc, self.name)
