@@ -30,6 +30,7 @@ from ._primekit import (
     is_prime,
     next_prime,
     prev_prime,
+    prove,
     verify_certificate,
 )
 
@@ -44,5 +45,6 @@ __all__ = [
     "is_prime",
     "next_prime",
     "prev_prime",
+    "prove",
     "verify_certificate",
 ]

@@ -73,6 +73,18 @@ def generate_provable_prime(
     the same seed always giving the same prime. At most one of the three.
     """
 
+def prove(n: int, /, *, jobs: int = 1, max_seconds: float | None = None) -> str:
+    """Return the JSON certificate proving n prime (ECPP where n - 1 does not factor).
+
+    Raises ValueError if n is composite (saying how), negative or over 16,384 bits;
+    TimeoutError when max_seconds passed first; RuntimeError when no proof was found.
+
+    >>> import json, primekit
+    >>> cert = primekit.prove(2**127 - 1)
+    >>> json.loads(cert)["prime"] == str(2**127 - 1), primekit.verify_certificate(cert)
+    (True, True)
+    """
+
 def verify_certificate(cert: str | bytes, /, n: int | None = None, *, max_work: int | None = None) -> bool:
     """Return True if cert is a valid primality certificate (of n, when given) whose
     estimated checking work is at most max_work (default 2^41)."""

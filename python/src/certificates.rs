@@ -69,7 +69,38 @@ fn verify_certificate(py: Python<'_>, cert: &Bound<'_, PyAny>, n: Option<&Bound<
     }))
 }
 
+/// Return the certificate (JSON text, docs/certificate-format.md) proving `n` prime:
+/// Pocklington steps where n - 1 factors, elliptic-curve steps (ECPP) elsewhere; below
+/// 2^64 a certificate without steps (the exact test is the proof).
+///
+/// Raises ValueError when n is composite (the message says how that showed), negative
+/// or above 16,384 bits; TimeoutError when `max_seconds` passed first; RuntimeError
+/// when no proof was found within the prover's limits. `jobs` threads search each step.
+#[pyfunction]
+#[pyo3(signature = (n, /, *, jobs = 1, max_seconds = None))]
+fn prove(py: Python<'_>, n: &Bound<'_, PyAny>, jobs: usize, max_seconds: Option<f64>) -> PyResult<String> {
+    use primekit::certificate::{prove_with, to_json, ProveError, ProveOptions};
+    let n = match signed_int_arg(n, "n")? {
+        (false, n) => n,
+        (true, _) => return Err(PyValueError::new_err("n must not be negative")),
+    };
+    let deadline = match max_seconds {
+        Some(s) if !(s.is_finite() && s > 0.0) => return Err(PyValueError::new_err("max_seconds must be positive")),
+        Some(s) => Some(std::time::Instant::now() + std::time::Duration::from_secs_f64(s.min(1e9))),
+        None => None,
+    };
+    let opts = ProveOptions { jobs: jobs.max(1), deadline, ..ProveOptions::default() };
+    match py.detach(|| prove_with(&n, &opts)) {
+        Ok(cert) => Ok(to_json(&cert)),
+        Err(e @ ProveError::Composite(_)) => Err(PyValueError::new_err(e.to_string())),
+        Err(e @ ProveError::TimedOut) => Err(pyo3::exceptions::PyTimeoutError::new_err(e.to_string())),
+        Err(e @ ProveError::NoProof) => Err(pyo3::exceptions::PyRuntimeError::new_err(e.to_string())),
+        Err(ProveError::Error(e)) => Err(to_py_err(e)),
+    }
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(prove, m)?)?;
     m.add_function(wrap_pyfunction!(generate_provable_prime, m)?)?;
     m.add_function(wrap_pyfunction!(verify_certificate, m)?)?;
     Ok(())

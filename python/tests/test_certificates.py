@@ -83,3 +83,31 @@ def test_provable_option_errors():
         primekit.generate_provable_prime(512, seed=b"")
     with pytest.raises(TypeError):
         primekit.generate_provable_prime(512, seed="not bytes")
+
+
+def test_prove_any_prime_checked_by_both():
+    checker = independent()
+    # n - 1 = 2 q1 q2 with q1, q2 primes of 127 and 128 bits: elliptic-curve steps.
+    n = 80953521711263782230960743696076698374083502729187467626492463668473356425299
+    cert = primekit.prove(n, jobs=2)
+    doc = json.loads(cert)
+    assert doc["prime"] == str(n) and doc["version"] == 2
+    assert any(s["method"] == "ecpp" for s in doc["steps"])
+    assert primekit.verify_certificate(cert, n)
+    prime, steps = checker.parse(cert.encode())
+    assert prime == n
+    checker.check(steps, n)
+    # Below 2^64 the exact test is the proof.
+    assert json.loads(primekit.prove(97))["steps"] == []
+
+
+def test_prove_refuses_composites_and_bad_arguments():
+    import pytest
+
+    for c in [561, 3825123056546413051, (2**89 - 1) * (2**107 - 1)]:
+        with pytest.raises(ValueError, match="composite"):
+            primekit.prove(c)
+    with pytest.raises(ValueError):
+        primekit.prove(-7)
+    with pytest.raises(TimeoutError):
+        primekit.prove(primekit.next_prime(2**1500), max_seconds=0.001)
