@@ -12,7 +12,7 @@ def test_package_doctests():
 
 def test_public_api():
     assert sorted(primekit.__all__) == sorted(
-        ["MAX_INPUT_BITS", "RsaPrivateKey", "__version__", "generate_prime", "generate_provable_prime", "generate_rsa_key", "generate_safe_prime", "is_prime", "next_prime", "prev_prime", "verify_certificate"]
+        ["MAX_INPUT_BITS", "RsaPrivateKey", "__version__", "generate_prime", "generate_provable_prime", "generate_rsa_key", "generate_safe_prime", "is_prime", "next_prime", "prev_prime", "prove", "verify_certificate"]
     )
     for name in primekit.__all__:
         assert getattr(primekit, name) is not None
