@@ -17,9 +17,10 @@ use super::emit;
 use super::inputs::random_primes;
 use clap::Args as ClapArgs;
 use num_bigint::BigUint;
-use primekit::certificate::{prove, to_json, to_pari, verify};
+use primekit::certificate::{prove_with, to_json, to_pari, verify, ProveOptions};
 use serde_json::{json, Value};
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::{Command, ExitCode, Stdio};
 
 const ENGINES: [&str; 3] = ["primekit", "pari", "flint"];
@@ -38,15 +39,22 @@ pub struct Args {
     /// Engines, comma-separated: primekit, pari, flint.
     #[arg(long, value_delimiter = ',', default_value = "primekit,pari,flint")]
     engines: Vec<String>,
+    /// primekit proves with elliptic-curve steps only (PARI's shape, so PARI can check
+    /// every certificate) instead of using Pocklington steps where N - 1 factors.
+    #[arg(long)]
+    ecpp_only: bool,
+    /// Also write each primekit certificate here as BITS-INDEX.json (for other checkers).
+    #[arg(long, value_name = "DIR")]
+    certs: Option<PathBuf>,
 }
 
 pub fn run(a: Args) -> ExitCode {
     if a.count == 0 || a.bits.iter().any(|b| !(128..=8192).contains(b)) {
-        eprintln!("error: --count must be positive and --bits within 128..=8192");
+        eprintln!("primekit bench prove: --count must be positive and --bits within 128..=8192");
         return ExitCode::from(2);
     }
     if let Some(e) = a.engines.iter().find(|e| !ENGINES.contains(&e.as_str())) {
-        eprintln!("error: unknown engine {e:?}: choose from {}", ENGINES.join(", "));
+        eprintln!("primekit bench prove: unknown engine {e:?}: choose from {}", ENGINES.join(", "));
         return ExitCode::from(2);
     }
     let want = |e: &str| a.engines.iter().any(|x| x == e);
@@ -55,7 +63,9 @@ pub fn run(a: Args) -> ExitCode {
         let base = json!({"op": "prove", "bits": bits, "seed": a.seed, "primes": primes.len()});
         let mut exported = Vec::new();
         if want("primekit") {
-            let (line, pari_texts) = primekit_run(&primes);
+            let opts = ProveOptions { ecpp_only: a.ecpp_only, ..ProveOptions::default() };
+            let certs = a.certs.as_ref().map(|d| (d.as_path(), bits));
+            let (line, pari_texts) = primekit_run(&primes, &opts, certs);
             exported = pari_texts;
             emit::line(merge(&base, line));
         }
@@ -103,12 +113,12 @@ fn summary(
 }
 
 /// primekit's line, and its certificates' PARI forms (those that have one).
-fn primekit_run(primes: &[BigUint]) -> (Value, Vec<String>) {
+fn primekit_run(primes: &[BigUint], opts: &ProveOptions, certs: Option<(&std::path::Path, u32)>) -> (Value, Vec<String>) {
     let (mut prove_ms, mut verify_ms, mut bytes, mut steps) = (vec![], vec![], vec![], vec![]);
     let (mut failed_ms, mut error, mut pari) = (vec![], None, vec![]);
-    for p in primes {
+    for (i, p) in primes.iter().enumerate() {
         let t = thread_cpu_ms();
-        let cert = prove(p);
+        let cert = prove_with(p, opts);
         let dt = thread_cpu_ms() - t;
         let cert = match cert {
             Ok(c) => c,
@@ -128,7 +138,13 @@ fn primekit_run(primes: &[BigUint]) -> (Value, Vec<String>) {
         }
         prove_ms.push(dt);
         verify_ms.push(dv);
-        bytes.push(to_json(&cert).len() as f64);
+        let text = to_json(&cert);
+        if let Some((dir, bits)) = certs {
+            if let Err(e) = std::fs::write(dir.join(format!("{bits}-{i}.json")), &text) {
+                error.get_or_insert_with(|| format!("cannot write a certificate to {}: {e}", dir.display()));
+            }
+        }
+        bytes.push(text.len() as f64);
         steps.push(cert.steps.len() as f64);
         if let Ok(text) = to_pari(&cert) {
             pari.push(text);
@@ -138,6 +154,7 @@ fn primekit_run(primes: &[BigUint]) -> (Value, Vec<String>) {
     // How long a failure took to give up.
     line["failed_mean_ms"] = json!(mean(&failed_ms));
     line["cert_format"] = json!("primekit JSON");
+    line["ecpp_only"] = json!(opts.ecpp_only);
     line["pari_exportable"] = json!(pari.len());
     (line, pari)
 }
