@@ -88,7 +88,7 @@ fn composites_get_no_certificate() {
         BigUint::from(561u32 * 1105) * ((BigUint::from(1u8) << 89) - 1u8),
         // Two consecutive 90-bit primes.
         &p * &q,
-        // Sorenson & Webster 2015, psi_12 and psi_13: strong pseudoprimes to every prime
+        // Sorenson & Webster 2017, psi_12 and psi_13: strong pseudoprimes to every prime
         // base up to 37, respectively 41 (399165290221 * 798330580441 and
         // 1287836182261 * 2575672364521).
         big("318665857834031151167461"),
