@@ -45,7 +45,7 @@ fn provable_primes_and_proofs_verify() {
 }
 
 #[test]
-fn prove_succeeds_on_smooth_n_minus_1_and_refuses_honestly_otherwise() {
+fn prove_succeeds_with_and_without_smooth_n_minus_1() {
     // N = k 2^300 + 1: N - 1 is fully factored by trial division.
     let n = (1u32..).map(|k| BigUint::from(k) * (BigUint::one() << 300u32) + 1u8).find(primekit::is_prime).unwrap();
     let cert = tmp("proth.json");
@@ -53,14 +53,15 @@ fn prove_succeeds_on_smooth_n_minus_1_and_refuses_honestly_otherwise() {
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(run(&["verify-cert", cert.to_str().unwrap(), "--n", &n.to_string()]).status.code(), Some(0));
     assert_ne!(python_ok(&cert), Some(false));
-    // N - 1 = 2 k a b with a, b primes of 120 bits: rho cannot split a b within its
-    // budget, and 2k alone is far below sqrt(N).
+    // N - 1 = 2 k a b with a, b primes of 120 bits: N - 1 does not help, the proof is by
+    // elliptic curves (ecpp steps).
     let a = primekit::next_prime(&(BigUint::one() << 119u32)).unwrap();
     let b = primekit::next_prime(&((BigUint::one() << 119u32) + (BigUint::one() << 100u32))).unwrap();
     let n = (1u32..).map(|k| BigUint::from(2 * k) * &a * &b + 1u8).find(primekit::is_prime).unwrap();
-    let out = run(&["prove", &n.to_string()]);
-    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no proof found: N-1 not smooth enough (N is probably prime)"));
+    let cert = tmp("ecpp.json");
+    let out = run(&["prove", &n.to_string(), "--cert", cert.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(run(&["verify-cert", cert.to_str().unwrap(), "--n", &n.to_string()]).status.code(), Some(0));
     // A composite.
     assert_eq!(run(&["prove", &(&n * 3u8).to_string()]).status.code(), Some(1));
     assert_eq!(run(&["prove", "97"]).status.code(), Some(2));
