@@ -170,15 +170,15 @@ fn build_steps(levels: &[(BigUint, Candidate)], o: &ProveOptions) -> Result<Vec<
 /// it would mean a probable prime q was composite, and is reported as no proof.
 fn build_step(n: &BigUint, c: &Candidate, top: bool) -> Result<Step, ProveError> {
     let composite = |how: String| if top { ProveError::Composite(how) } else { ProveError::NoProof };
-    if c.pos.entry == 0 {
+    let Some(index) = search::table_index(c.pos.entry) else {
         return match pocklington::step(n, &c.small, &c.q) {
             Ok(s) => Ok(Step::Pocklington(s)),
             Err(WitnessError::Composite(how)) => Err(composite(how)),
             Err(WitnessError::NotFound) => Err(ProveError::NoProof),
         };
-    }
+    };
     let Some(sq) = Ring::new(n).and_then(Sqrt::new) else { return Err(ProveError::NoProof) };
-    match cm_curve::build_step(&sq, &class_table::table()[c.pos.entry - 1], &c.m, &c.q) {
+    match cm_curve::build_step(&sq, &class_table::table()[index], &c.m, &c.q) {
         Ok(s) => Ok(Step::Ecpp(s)),
         Err(CurveError::Composite(how)) => Err(composite(how)),
         Err(CurveError::Failed) => Err(ProveError::NoProof),
