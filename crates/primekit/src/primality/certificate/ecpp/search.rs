@@ -140,7 +140,7 @@ impl Level {
         // In the second pass, only an order with a prime factor the first pass did not
         // divide out gives a new q.
         let new_q = |small: &[(u32, u32)]| !second || small.iter().any(|&(p, _)| p > odd_primes_below_2_22()[self.count - 1]);
-        if entry % *PASS == 0 {
+        if entry.is_multiple_of(*PASS) {
             if self.ecpp_only || first > 0 {
                 return None;
             }
