@@ -40,6 +40,17 @@ fn random_primes_are_proved_and_verified() {
 }
 
 #[test]
+fn primes_just_above_2_64() {
+    for (bits, seed) in [(65u64, 31u64), (66, 32), (72, 33), (90, 34)] {
+        let p = random_prime(bits, seed);
+        for o in [ProveOptions::default(), ecpp_only(1)] {
+            let cert = prove_with(&p, &o).unwrap_or_else(|e| panic!("{bits} bits: {e}"));
+            assert_eq!(verify(&cert, Some(&p)), Ok(p.clone()));
+        }
+    }
+}
+
+#[test]
 fn ecpp_only_chain_is_linear_and_threads_agree() {
     let p = random_prime(256, 7);
     let seen = Arc::new(AtomicUsize::new(0));
