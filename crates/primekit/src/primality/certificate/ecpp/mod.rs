@@ -48,7 +48,11 @@ fn down_run(n: &BigUint, o: &ProveOptions) -> Result<Vec<(BigUint, Candidate)>, 
     let mut from = Pos::START;
     let mut backtracks = 0;
     loop {
-        match search_level(&cur, from, o)? {
+        // Below the top, a level searches the table's main part only (going back a level
+        // is cheaper than the reserve and the second pass) until half the backtracking
+        // budget is spent; the top level, with nowhere to go back to, searches all.
+        let end = if levels.is_empty() || backtracks >= MAX_BACKTRACKS / 2 { entries() } else { *search::MAIN };
+        match search_level(&cur, from, end, o)? {
             Some(c) => {
                 let q = c.q.clone();
                 levels.push((cur, c));
@@ -73,9 +77,9 @@ fn down_run(n: &BigUint, o: &ProveOptions) -> Result<Vec<(BigUint, Candidate)>, 
     }
 }
 
-/// The first candidate for `n` at or after `from` (the same one whatever `o.jobs`).
-fn search_level(n: &BigUint, from: Pos, o: &ProveOptions) -> Result<Option<Candidate>, ProveError> {
-    let total = entries();
+/// The first candidate for `n` at or after `from` and before entry `total` (the same
+/// one whatever `o.jobs`).
+fn search_level(n: &BigUint, from: Pos, total: usize, o: &ProveOptions) -> Result<Option<Candidate>, ProveError> {
     let jobs = o.jobs.max(1);
     if jobs == 1 {
         let Some(mut lv) = Level::new(n, o.ecpp_only) else { return Ok(None) };

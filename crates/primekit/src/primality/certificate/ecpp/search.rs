@@ -44,6 +44,11 @@ pub(super) fn entries() -> usize {
     2 * *PASS
 }
 
+/// Entries of the first pass up to the end of class number 25 (the table's main part;
+/// beyond it, the reserve and the second pass cost more than going back a level).
+pub(super) static MAIN: std::sync::LazyLock<usize> =
+    std::sync::LazyLock::new(|| 1 + table().iter().position(|e| e.h > 25).unwrap_or(table().len()));
+
 /// The table index of a (non-N - 1) entry.
 pub(super) fn table_index(entry: usize) -> Option<usize> {
     (entry % *PASS).checked_sub(1)
