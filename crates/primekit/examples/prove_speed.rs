@@ -1,8 +1,9 @@
 //! Time `certificate::prove_with` and `verify` on random primes (docs/ecpp.md).
 //!
-//! cargo run --release -p primekit --example prove_speed -- [bits ...] [--jobs J] [--ecpp-only] [--count C] [--print]
+//! cargo run --release -p primekit --example prove_speed -- [bits ...] [--jobs J] [--ecpp-only] [--count C] [--print] [--json DIR]
 //! (default: 256 512 1024 2048, one thread, one prime each; --print writes each prime
-//! in decimal on stdout first, for timing other provers on the same numbers).
+//! in decimal on stdout first, for timing other provers on the same numbers; --json
+//! writes each certificate to DIR/cert-BITS.json).
 
 use num_bigint::{BigUint, RandBigInt};
 use primekit::certificate::{prove_with, verify, ProveOptions, Step};
@@ -23,6 +24,7 @@ fn main() {
     let mut sizes = Vec::new();
     let mut opts = ProveOptions::default();
     let (mut count, mut print) = (1, false);
+    let mut json_dir: Option<String> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -30,6 +32,7 @@ fn main() {
             "--count" => count = it.next().and_then(|s| s.parse().ok()).expect("--count C"),
             "--ecpp-only" => opts.ecpp_only = true,
             "--print" => print = true,
+            "--json" => json_dir = it.next().cloned(),
             s => sizes.push(s.parse::<u64>().expect("a size in bits")),
         }
     }
@@ -61,6 +64,9 @@ fn main() {
             let t = Instant::now();
             verify(&cert, Some(&p)).expect("verifies");
             let checked = t.elapsed();
+            if let Some(dir) = &json_dir {
+                std::fs::write(format!("{dir}/cert-{bits}.json"), primekit::certificate::to_json(&cert)).expect("writes");
+            }
             let ecpp = cert.steps.iter().filter(|s| matches!(s, Step::Ecpp(_))).count();
             println!(
                 "{bits:5} bits: prove {:8.3} s (down-run {:.3} s)  verify {:7.3} s  steps {:3} ({ecpp} ecpp)",

@@ -40,6 +40,17 @@ fn random_primes_are_proved_and_verified() {
 }
 
 #[test]
+fn primes_just_above_2_64() {
+    for (bits, seed) in [(65u64, 31u64), (66, 32), (72, 33), (90, 34)] {
+        let p = random_prime(bits, seed);
+        for o in [ProveOptions::default(), ecpp_only(1)] {
+            let cert = prove_with(&p, &o).unwrap_or_else(|e| panic!("{bits} bits: {e}"));
+            assert_eq!(verify(&cert, Some(&p)), Ok(p.clone()));
+        }
+    }
+}
+
+#[test]
 fn ecpp_only_chain_is_linear_and_threads_agree() {
     let p = random_prime(256, 7);
     let seen = Arc::new(AtomicUsize::new(0));
@@ -88,7 +99,7 @@ fn composites_get_no_certificate() {
         BigUint::from(561u32 * 1105) * ((BigUint::from(1u8) << 89) - 1u8),
         // Two consecutive 90-bit primes.
         &p * &q,
-        // Sorenson & Webster 2015, psi_12 and psi_13: strong pseudoprimes to every prime
+        // Sorenson & Webster 2017, psi_12 and psi_13: strong pseudoprimes to every prime
         // base up to 37, respectively 41 (399165290221 * 798330580441 and
         // 1287836182261 * 2575672364521).
         big("318665857834031151167461"),

@@ -1,4 +1,5 @@
-//! Primality certificates: proofs anyone can check, as a chain of Pocklington steps.
+//! Primality certificates: proofs anyone can check, as a chain of Pocklington and
+//! elliptic-curve (ECPP) steps (docs/ecpp.md for the prover).
 //!
 //! Pocklington's theorem (Brillhart, Lehmer & Selfridge 1975, Theorem 4): let N - 1 = F R
 //! with F's prime factorisation known. If for every prime q | F there is an a_q with

@@ -7,7 +7,8 @@
 //! point (c x, c^2) lies on y^2 = x^3 + A c^2 x + B c^3, a twist of y^2 = x^3 + A x + B
 //! by c (the same curve when c is a square). Trying x = 1, 2, ... reaches both
 //! quadratic twists; for j = 0 and 1728 (D = -3, -4) B, respectively A, runs over
-//! small integers too, which reaches the sextic and quartic twists.
+//! small integers too, which reaches the sextic and quartic twists. A twist found wrong
+//! is not tried again: its class (a power residue symbol, one exponentiation) is noted.
 
 use super::super::curve::Curve;
 use super::super::field::{El, Ring};
@@ -106,7 +107,20 @@ pub(super) fn build_step(sq: &Sqrt, e: &ClassEntry, m: &BigUint, q: &BigUint) ->
         }
     };
     let cofactor = m / q;
+    // The twist class of a curve (by which its order is known once tried): the class of
+    // c mod squares, of a mod fourth powers (j = 1728), of b mod sixth powers (j = 0),
+    // read off as a power with exponent (N - 1) / k. A class seen to be wrong is skipped.
+    let classes: u64 = match e.d {
+        -3 => 6,
+        -4 => 4,
+        _ => 2,
+    };
+    let class_exp = (f.modulus() - 1u8) / classes;
+    let mut wrong: Vec<El> = Vec::new();
     for i in 1..=MAX_TRIES {
+        if wrong.len() as u64 >= classes {
+            break;
+        }
         // For D = -3 / -4 the twist parameter runs too: B (or A) = i, x = 1, 2 alternately.
         let (a0, b0, x) = match e.d {
             -3 => (base_a.clone(), f.small(i as i64), f.small((i % 2 + 1) as i64)),
@@ -124,6 +138,17 @@ pub(super) fn build_step(sq: &Sqrt, e: &ClassEntry, m: &BigUint, q: &BigUint) ->
         if !unit(f, &disc, "4a^3 + 27b^2")? {
             continue;
         }
+        let class = f.pow(
+            match e.d {
+                -3 => &b,
+                -4 => &a,
+                _ => &c,
+            },
+            &class_exp,
+        );
+        if wrong.contains(&class) {
+            continue;
+        }
         let (px, py) = (f.mul(&c, &x), cc);
         let curve = Curve { ring: f, a: a.clone() };
         let qp = curve.multiply(&curve.affine(&px, &py), &cofactor);
@@ -134,6 +159,7 @@ pub(super) fn build_step(sq: &Sqrt, e: &ClassEntry, m: &BigUint, q: &BigUint) ->
         if !f.is_zero(&o.z) {
             // Not the point at infinity: the wrong twist (or a wrong m).
             unit(f, &o.z, "Z of m P")?;
+            wrong.push(class);
             continue;
         }
         if !unit(f, &o.y, "Y of m P")? {

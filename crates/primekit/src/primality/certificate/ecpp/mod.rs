@@ -48,7 +48,11 @@ fn down_run(n: &BigUint, o: &ProveOptions) -> Result<Vec<(BigUint, Candidate)>, 
     let mut from = Pos::START;
     let mut backtracks = 0;
     loop {
-        match search_level(&cur, from, o)? {
+        // Below the top, a level searches the table's main part only (going back a level
+        // is cheaper than the reserve and the second pass) until half the backtracking
+        // budget is spent; the top level, with nowhere to go back to, searches all.
+        let end = if levels.is_empty() || backtracks >= MAX_BACKTRACKS / 2 { entries() } else { *search::MAIN };
+        match search_level(&cur, from, end, o)? {
             Some(c) => {
                 let q = c.q.clone();
                 levels.push((cur, c));
@@ -73,9 +77,9 @@ fn down_run(n: &BigUint, o: &ProveOptions) -> Result<Vec<(BigUint, Candidate)>, 
     }
 }
 
-/// The first candidate for `n` at or after `from` (the same one whatever `o.jobs`).
-fn search_level(n: &BigUint, from: Pos, o: &ProveOptions) -> Result<Option<Candidate>, ProveError> {
-    let total = entries();
+/// The first candidate for `n` at or after `from` and before entry `total` (the same
+/// one whatever `o.jobs`).
+fn search_level(n: &BigUint, from: Pos, total: usize, o: &ProveOptions) -> Result<Option<Candidate>, ProveError> {
     let jobs = o.jobs.max(1);
     if jobs == 1 {
         let Some(mut lv) = Level::new(n, o.ecpp_only) else { return Ok(None) };
@@ -170,15 +174,15 @@ fn build_steps(levels: &[(BigUint, Candidate)], o: &ProveOptions) -> Result<Vec<
 /// it would mean a probable prime q was composite, and is reported as no proof.
 fn build_step(n: &BigUint, c: &Candidate, top: bool) -> Result<Step, ProveError> {
     let composite = |how: String| if top { ProveError::Composite(how) } else { ProveError::NoProof };
-    if c.pos.entry == 0 {
+    let Some(index) = search::table_index(c.pos.entry) else {
         return match pocklington::step(n, &c.small, &c.q) {
             Ok(s) => Ok(Step::Pocklington(s)),
             Err(WitnessError::Composite(how)) => Err(composite(how)),
             Err(WitnessError::NotFound) => Err(ProveError::NoProof),
         };
-    }
+    };
     let Some(sq) = Ring::new(n).and_then(Sqrt::new) else { return Err(ProveError::NoProof) };
-    match cm_curve::build_step(&sq, &class_table::table()[c.pos.entry - 1], &c.m, &c.q) {
+    match cm_curve::build_step(&sq, &class_table::table()[index], &c.m, &c.q) {
         Ok(s) => Ok(Step::Ecpp(s)),
         Err(CurveError::Composite(how)) => Err(composite(how)),
         Err(CurveError::Failed) => Err(ProveError::NoProof),

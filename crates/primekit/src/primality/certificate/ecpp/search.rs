@@ -18,7 +18,9 @@ use crate::sieve::residues::residues;
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
 
-/// Where a candidate comes from: entry 0 is N - 1, entry i >= 1 the table's entry i - 1.
+/// Where a candidate comes from: entry 0 is N - 1, entry i >= 1 the table's entry i - 1;
+/// entries from [`PASS`] on are the same again in a second pass that divides the orders
+/// by all primes below 2^22 (for the rare N that the first pass leaves without any).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct Pos {
     pub(super) entry: usize,
@@ -34,9 +36,22 @@ impl Pos {
     }
 }
 
-/// Number of positions' entries: N - 1 and the table.
+/// Entries of one pass: N - 1 and the table.
+pub(super) static PASS: std::sync::LazyLock<usize> = std::sync::LazyLock::new(|| table().len() + 1);
+
+/// Number of entries of both passes.
 pub(super) fn entries() -> usize {
-    table().len() + 1
+    2 * *PASS
+}
+
+/// Entries of the first pass up to the end of class number 25 (the table's main part;
+/// beyond it, the reserve and the second pass cost more than going back a level).
+pub(super) static MAIN: std::sync::LazyLock<usize> =
+    std::sync::LazyLock::new(|| 1 + table().iter().position(|e| e.h > 25).unwrap_or(table().len()));
+
+/// The table index of a (non-N - 1) entry.
+pub(super) fn table_index(entry: usize) -> Option<usize> {
+    (entry % *PASS).checked_sub(1)
 }
 
 /// An accepted order: m = (product of `small`) * q, q a probable prime (or 1 for an
@@ -125,25 +140,30 @@ impl Level {
     /// The first acceptable candidate of entry `entry`, from order index `first` on.
     pub(super) fn try_entry(&mut self, entry: usize, first: usize) -> Option<Candidate> {
         let n = self.n.clone();
-        if entry == 0 {
+        let second = entry >= *PASS;
+        let count = if second { odd_primes_below_2_22().len() } else { self.count };
+        // In the second pass, only an order with a prime factor the first pass did not
+        // divide out gives a new q.
+        let new_q = |small: &[(u32, u32)]| !second || small.iter().any(|&(p, _)| p > odd_primes_below_2_22()[self.count - 1]);
+        if entry.is_multiple_of(*PASS) {
             if self.ecpp_only || first > 0 {
                 return None;
             }
             let m = &n - 1u8;
-            let (small, q) = split_small(&m, self.count);
+            let (small, q) = split_small(&m, count);
             // N - 1 = k q: Pocklington with F = N - 1 (q proved next, or smooth).
-            if q < n && (q.is_one() || probable_prime(&q)) {
+            if q < n && new_q(&small) && (q.is_one() || probable_prime(&q)) {
                 return Some(Candidate { pos: Pos { entry, order: 0 }, m, q, small });
             }
             return None;
         }
-        let e = &table()[entry - 1];
+        let e = &table()[table_index(entry).expect("not N - 1")];
         let r = self.sq.sqrt_disc(&e.prime_discs)?;
         let (t, s) = cornacchia(&n, e.d, &self.sq.ring().to_big(&r))?;
         for (i, tr) in traces(e.d, &t, &s).iter().enumerate().skip(first) {
             let m = order(&n, tr);
-            let (small, q) = split_small(&m, self.count);
-            if q < n && large_enough(&q, &n) && probable_prime(&q) {
+            let (small, q) = split_small(&m, count);
+            if q < n && new_q(&small) && large_enough(&q, &n) && probable_prime(&q) {
                 return Some(Candidate { pos: Pos { entry, order: i }, m, q, small });
             }
         }

@@ -24,7 +24,7 @@ pub(super) struct Sqrt {
 }
 
 impl Sqrt {
-    /// Takes N's ring. `None` if no non-residue turns up among 2..1000 (N is then a square, or very
+    /// Takes N's ring. `None` if no non-residue turns up below 100,000 (N is then a square, or very
     /// unlucky; the caller gives up on it).
     pub(super) fn new(ring: Ring) -> Option<Self> {
         let n = ring.modulus();
@@ -32,7 +32,7 @@ impl Sqrt {
         let n1 = n - 1u8;
         let s = n1.trailing_zeros()? as u32;
         let q = &n1 >> s;
-        let z = (2i64..1000).find(|&z| jacobi_small(z, &n_limbs) == -1)?;
+        let z = (2i64..100_000).find(|&z| jacobi_small(z, &n_limbs) == -1)?;
         let zq = ring.pow(&ring.small(z), &q);
         Some(Sqrt { ring, n_limbs, s, q_half: q >> 1, zq, cache: HashMap::new() })
     }
