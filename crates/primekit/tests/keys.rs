@@ -25,7 +25,7 @@ fn rfc3526_safe_prime_group_passes_every_check() {
     let r = check_dh_pem(&pkcs3(&hex(MODP2048_P), &BigUint::from(2u32))).unwrap();
     assert_eq!(r.format, "pkcs3");
     let names: Vec<_> = r.checks.iter().map(|c| c.name).collect();
-    assert_eq!(names, ["p_size", "p_prime", "p_safe_prime", "g_range", "g_order"]);
+    assert_eq!(names, ["p_size", "named_group", "p_prime", "p_safe_prime", "g_range", "g_order"]);
     assert!(r.checks.iter().all(|c| c.status == Status::Pass), "{}", r.to_text());
     assert!(r.ok());
 }
