@@ -36,22 +36,43 @@ fn timed_out(o: &ProveOptions) -> bool {
 }
 
 /// The steps proving `n` (a probable prime above 2^64), first step for n.
+///
+/// A candidate whose step cannot be built (phase 2: no curve of the order found, no
+/// witness) is not the end: the down-run resumes at that level after it, keeping the
+/// levels above, within the same backtracking budget.
 pub(super) fn prove_chain(n: &BigUint, o: &ProveOptions) -> Result<Vec<Step>, ProveError> {
-    let levels = down_run(n, o)?;
-    build_steps(&levels, o)
+    let mut levels: Vec<(BigUint, Candidate)> = Vec::new();
+    let (mut cur, mut from) = (n.clone(), Pos::START);
+    let mut backtracks = 0;
+    loop {
+        down_run(&mut levels, cur, from, &mut backtracks, o)?;
+        match build_steps(&levels, o) {
+            Ok(steps) => return Ok(steps),
+            Err((i, ProveError::NoProof)) if backtracks < MAX_BACKTRACKS => {
+                backtracks += 1;
+                let (m, c) = levels[i].clone();
+                levels.truncate(i);
+                (cur, from) = (m, c.pos.next());
+            }
+            Err((_, e)) => return Err(e),
+        }
+    }
 }
 
-/// Phase 1: (N, candidate) per level, from n down to a q below 2^64.
-fn down_run(n: &BigUint, o: &ProveOptions) -> Result<Vec<(BigUint, Candidate)>, ProveError> {
-    let mut levels: Vec<(BigUint, Candidate)> = Vec::new();
-    let mut cur = n.clone();
-    let mut from = Pos::START;
-    let mut backtracks = 0;
+/// Phase 1: extends `levels` ((N, candidate) per level) from `cur`, searching it from
+/// `from`, down to a q below 2^64; `backtracks` counts the returns to an upper level.
+fn down_run(
+    levels: &mut Vec<(BigUint, Candidate)>,
+    mut cur: BigUint,
+    mut from: Pos,
+    backtracks: &mut usize,
+    o: &ProveOptions,
+) -> Result<(), ProveError> {
     loop {
         // Below the top, a level searches the table's main part only (going back a level
         // is cheaper than the reserve and the second pass) until half the backtracking
         // budget is spent; the top level, with nowhere to go back to, searches all.
-        let end = if levels.is_empty() || backtracks >= MAX_BACKTRACKS / 2 { entries() } else { *search::MAIN };
+        let end = if levels.is_empty() || *backtracks >= MAX_BACKTRACKS / 2 { entries() } else { *search::MAIN };
         match search_level(&cur, from, end, o)? {
             Some(c) => {
                 let q = c.q.clone();
@@ -60,14 +81,14 @@ fn down_run(n: &BigUint, o: &ProveOptions) -> Result<Vec<(BigUint, Candidate)>, 
                     p(levels.len(), q.bits());
                 }
                 if q.bits() <= 64 {
-                    return Ok(levels);
+                    return Ok(());
                 }
                 cur = q;
                 from = Pos::START;
             }
             None => {
-                backtracks += 1;
-                let Some((m, c)) = levels.pop().filter(|_| backtracks <= MAX_BACKTRACKS) else {
+                *backtracks += 1;
+                let Some((m, c)) = levels.pop().filter(|_| *backtracks <= MAX_BACKTRACKS) else {
                     return Err(ProveError::NoProof);
                 };
                 cur = m;
@@ -133,8 +154,9 @@ fn search_level(n: &BigUint, from: Pos, total: usize, o: &ProveOptions) -> Resul
     Ok(found)
 }
 
-/// Phase 2: each level's step, levels split over threads.
-fn build_steps(levels: &[(BigUint, Candidate)], o: &ProveOptions) -> Result<Vec<Step>, ProveError> {
+/// Phase 2: each level's step, levels split over threads; an error names the first
+/// level that failed.
+fn build_steps(levels: &[(BigUint, Candidate)], o: &ProveOptions) -> Result<Vec<Step>, (usize, ProveError)> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Result<Step, ProveError>>>> = Mutex::new(vec![None; levels.len()]);
     let work = || loop {
@@ -160,11 +182,11 @@ fn build_steps(levels: &[(BigUint, Candidate)], o: &ProveOptions) -> Result<Vec<
         });
     }
     let mut steps = Vec::with_capacity(levels.len());
-    for r in results.into_inner().expect("no panics while held") {
+    for (i, r) in results.into_inner().expect("no panics while held").into_iter().enumerate() {
         // A level left undone follows a failed one, whose error comes first.
         match r {
-            Some(r) => steps.push(r?),
-            None => return Err(ProveError::NoProof),
+            Some(r) => steps.push(r.map_err(|e| (i, e))?),
+            None => return Err((i, ProveError::NoProof)),
         }
     }
     Ok(steps)
