@@ -39,7 +39,9 @@ impl NamedGroup {
         Some(match self.name {
             "modp_1536" => include_str!("named_groups/modp_1536.json"),
             "modp_2048" => include_str!("named_groups/modp_2048.json"),
+            "modp_3072" => include_str!("named_groups/modp_3072.json"),
             "ffdhe2048" => include_str!("named_groups/ffdhe2048.json"),
+            "ffdhe3072" => include_str!("named_groups/ffdhe3072.json"),
             _ => return None,
         })
     }
