@@ -14,6 +14,7 @@ mod karatsuba;
 mod kernel_tests;
 pub(crate) mod portable;
 mod redc_products;
+mod sums;
 mod toom3;
 pub mod word;
 

@@ -22,13 +22,16 @@ pub(super) struct Ring {
     n: BigUint,
     zero: El,
     t: RefCell<Vec<Limb>>,
+    /// Scratch of the unreduced products ([`Ring::mul_acc`]).
+    acc_t: RefCell<Vec<Limb>>,
 }
 
 impl Ring {
     pub(super) fn new(n: &BigUint) -> Option<Ring> {
         let ctx = MontContext::new(n).ok()?;
         let t = RefCell::new(ctx.scratch());
-        Some(Ring { zero: vec![0; ctx.len()], ctx, n: n.clone(), t })
+        let acc_t = RefCell::new(vec![0; ctx.acc_scratch_len()]);
+        Some(Ring { zero: vec![0; ctx.len()], ctx, n: n.clone(), t, acc_t })
     }
 
     pub(super) fn modulus(&self) -> &BigUint {
@@ -127,6 +130,33 @@ impl Ring {
         if carry == 1 || !lt_vartime(a, m) {
             sub_assign(a, m);
         }
+    }
+
+    /// Limbs of an accumulator of unreduced products (`arith::MontContext::acc_len`).
+    pub(super) fn acc_len(&self) -> usize {
+        self.ctx.acc_len()
+    }
+
+    /// `acc += a b`, unreduced: a sum of fewer than 2^63 products (doublings counted as
+    /// products) can be reduced by [`Ring::reduce_acc`].
+    pub(super) fn mul_acc(&self, acc: &mut [Limb], a: &[Limb], b: &[Limb]) {
+        self.ctx.mul_acc(acc, a, b, &mut self.acc_t.borrow_mut());
+    }
+
+    /// `acc += a^2`, unreduced.
+    pub(super) fn sqr_acc(&self, acc: &mut [Limb], a: &[Limb]) {
+        self.ctx.sqr_acc(acc, a, &mut self.acc_t.borrow_mut());
+    }
+
+    /// `acc = 2 acc`, unreduced.
+    pub(super) fn dbl_acc(&self, acc: &mut [Limb]) {
+        let carry = crate::arith::carry::double(acc);
+        debug_assert_eq!(carry, 0);
+    }
+
+    /// `out` = the element the accumulated sum stands for; `acc` is destroyed.
+    pub(super) fn reduce_acc(&self, out: &mut [Limb], acc: &mut [Limb]) {
+        self.ctx.reduce_acc_vartime(out, acc);
     }
 
     /// `a * k` for a small integer k.

@@ -44,58 +44,62 @@ fn rem(f: &Ring, a: &Poly, m: &Poly, lead_inv: &El) -> Poly {
 }
 
 /// `(x + delta)^e mod m` for monic `m` of degree d >= 2, in place: the residue is kept
-/// as d coefficients (zeros included) and each step squares it (the cross products once,
-/// doubled) into 2d - 1 coefficients and reduces those, without allocating.
+/// as d coefficients (zeros included). Each step squares it into 2d - 1 coefficients
+/// and reduces those by m, every coefficient a sum of products added unreduced and
+/// reduced once ([`Ring::mul_acc`]): d(d - 1)/2 products (doubled) and d squares for
+/// the square, d(d - 1) products for the reduction, 2d - 1 reductions in all.
 fn pow_linear(f: &Ring, delta: &El, e: &BigUint, m: &Poly) -> Poly {
     let d = m.len() - 1;
     let mut r: Poly = vec![f.zero(); d];
     r[0] = delta.clone();
     r[1] = f.one();
-    let mut p: Poly = vec![f.zero(); 2 * d - 1];
-    let (mut t, mut c) = (f.zero(), f.zero());
+    // x^d = -(m_0 + ... + m_(d-1) x^(d-1)): the reduction adds products by -m_k.
+    let neg_m: Vec<El> = m[..d].iter().map(|c| f.neg(c)).collect();
+    let w = f.acc_len();
+    let mut acc = vec![0; (2 * d - 1) * w];
+    let mut c = f.zero();
     for i in (0..e.bits().saturating_sub(1)).rev() {
-        for x in p.iter_mut() {
-            x.fill(0);
-        }
+        acc.fill(0);
         for a in 0..d {
             for b in a + 1..d {
-                f.mul_to(&mut t, &r[a], &r[b]);
-                f.add_to(&mut p[a + b], &t);
+                f.mul_acc(&mut acc[(a + b) * w..][..w], &r[a], &r[b]);
             }
         }
-        for x in p.iter_mut() {
-            f.dbl_to(x);
+        for x in acc.chunks_exact_mut(w) {
+            f.dbl_acc(x);
         }
         for (a, ra) in r.iter().enumerate() {
-            f.sqr_to(&mut t, ra);
-            f.add_to(&mut p[2 * a], &t);
+            f.sqr_acc(&mut acc[2 * a * w..][..w], ra);
         }
+        // The top coefficient, once complete (nothing above it adds to it), is reduced
+        // and its multiples of x^d folded into the d coefficients below it.
         for top in (d..2 * d - 1).rev() {
-            c.copy_from_slice(&p[top]);
-            for (k, mk) in m.iter().enumerate().take(d) {
-                f.mul_to(&mut t, &c, mk);
-                f.sub_to(&mut p[top - d + k], &t);
+            let (low, high) = acc.split_at_mut(top * w);
+            f.reduce_acc(&mut c, &mut high[..w]);
+            for (k, mk) in neg_m.iter().enumerate() {
+                f.mul_acc(&mut low[(top - d + k) * w..][..w], &c, mk);
             }
         }
-        for (rk, pk) in r.iter_mut().zip(&p) {
-            rk.copy_from_slice(pk);
+        for (k, rk) in r.iter_mut().enumerate() {
+            f.reduce_acc(rk, &mut acc[k * w..][..w]);
         }
         if e.bit(i) {
-            // r (x + delta) = x r + delta r, then the x^d term reduced.
+            // r (x + delta) = x r + delta r, its x^d term c x^d replaced by c (x^d - m):
+            // coefficient k is r_(k-1) + delta r_k - c m_k. An element X joins the sums
+            // of products (worth X R^2 per unit) as X R, i.e. shifted up by n limbs.
+            let n = w / 2;
             c.copy_from_slice(&r[d - 1]);
-            for k in (0..d).rev() {
-                f.mul_to(&mut t, &r[k], delta);
+            for k in 0..d {
+                let x = &mut acc[k * w..][..w];
+                x.fill(0);
                 if k > 0 {
-                    let (lo, hi) = r.split_at_mut(k);
-                    hi[0].copy_from_slice(&lo[k - 1]);
-                } else {
-                    r[0].fill(0);
+                    x[n..2 * n].copy_from_slice(&r[k - 1]);
                 }
-                f.add_to(&mut r[k], &t);
+                f.mul_acc(x, &r[k], delta);
+                f.mul_acc(x, &c, &neg_m[k]);
             }
-            for (k, mk) in m.iter().enumerate().take(d) {
-                f.mul_to(&mut t, &c, mk);
-                f.sub_to(&mut r[k], &t);
+            for (k, rk) in r.iter_mut().enumerate() {
+                f.reduce_acc(rk, &mut acc[k * w..][..w]);
             }
         }
     }
