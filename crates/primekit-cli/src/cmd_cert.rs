@@ -1,4 +1,4 @@
-//! `primekit verify-cert FILE [--n N] [--max-work W]`: checks a primality certificate
+//! `primekit verify-cert FILE [--n N] [--max-work W] [--jobs J]`: checks a primality certificate
 //! (format: docs/certificate-format.md; library: `primekit::certificate`; certificates
 //! are made by `primekit prove`, `gen --provable`, `dhparam --provable`).
 //!
@@ -7,7 +7,7 @@
 
 use crate::numio::parse_number;
 use clap::Args as ClapArgs;
-use primekit::certificate::{from_json, verify_with_limit, CertificateError, DEFAULT_MAX_WORK, MAX_CERTIFICATE_BYTES};
+use primekit::certificate::{from_json, verify_with, CertificateError, DEFAULT_MAX_WORK, MAX_CERTIFICATE_BYTES};
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,6 +24,10 @@ pub struct VerifyArgs {
     /// [default: 2199023255552 = 2^41].
     #[arg(long, value_name = "WORK")]
     max_work: Option<u128>,
+    /// Threads checking the steps (the verdict and the step an error names do not
+    /// depend on it).
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
 }
 
 pub fn verify_cmd(a: VerifyArgs) -> ExitCode {
@@ -41,7 +45,7 @@ pub fn verify_cmd(a: VerifyArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     let max_work = a.max_work.unwrap_or(DEFAULT_MAX_WORK);
-    match from_json(&text).and_then(|c| verify_with_limit(&c, expected.as_ref(), max_work)) {
+    match from_json(&text).and_then(|c| verify_with(&c, expected.as_ref(), max_work, a.jobs)) {
         Ok(p) => {
             println!("{p}");
             ExitCode::SUCCESS

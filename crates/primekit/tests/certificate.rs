@@ -5,8 +5,8 @@
 use num_bigint::BigUint;
 use num_traits::One;
 use primekit::certificate::{
-    decimal_digits, estimate_work, from_json, to_json, verify, verify_with_limit, Certificate, CertificateError, EcppStep, Factor,
-    PocklingtonStep, Step, DEFAULT_MAX_WORK, MAX_DECIMAL_DIGITS,
+    decimal_digits, estimate_work, from_json, to_json, verify, verify_with, verify_with_limit, Certificate, CertificateError, EcppStep,
+    Factor, PocklingtonStep, Step, DEFAULT_MAX_WORK, MAX_DECIMAL_DIGITS,
 };
 use primekit::{generate_provable_prime, generate_provable_safe_prime, is_prime};
 use std::path::{Path, PathBuf};
@@ -599,4 +599,29 @@ fn proth_16343_bit_certificate_verifies_in_both() {
     let smaller = String::from_utf8(text).unwrap().replace(r#""k": 8192"#, r#""k": 8171"#);
     assert!(smaller.contains(r#""k": 8171"#));
     assert_both(smaller, 1, "F = 2^8171");
+}
+
+/// Verification on several threads gives the verdict and names the step one thread names:
+/// with two broken steps, the later one in the chain (the first a walk from the end meets).
+#[test]
+fn threads_do_not_change_the_verdict_or_the_step_named() {
+    let n = BigUint::parse_bytes(b"115792089237316195423570985008687907853269984665640564039457584007913129639747", 10).unwrap();
+    let cert = primekit::certificate::prove(&n).expect("2^256 - 189 is prime");
+    let ecpp: Vec<usize> = (0..cert.steps.len()).filter(|&i| matches!(cert.steps[i], Step::Ecpp(_))).collect();
+    assert!(ecpp.len() >= 3, "a 256-bit proof has several elliptic-curve steps");
+    for jobs in 1..=4 {
+        assert_eq!(verify_with(&cert, Some(&n), DEFAULT_MAX_WORK, jobs).unwrap(), n);
+    }
+    let mut broken = cert.clone();
+    for &i in &[ecpp[0], ecpp[2]] {
+        if let Step::Ecpp(s) = &mut broken.steps[i] {
+            s.x += 1u8;
+        }
+    }
+    for jobs in 1..=4 {
+        match verify_with(&broken, Some(&n), DEFAULT_MAX_WORK, jobs) {
+            Err(CertificateError::Invalid { step, .. }) => assert_eq!(step, ecpp[2], "jobs {jobs}"),
+            other => panic!("jobs {jobs}: {other:?}"),
+        }
+    }
 }

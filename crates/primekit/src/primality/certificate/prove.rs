@@ -9,7 +9,7 @@
 //! which is a proof. All data here is public: the arithmetic is variable time, and the
 //! time taken depends on the number proved.
 
-use super::{ecpp, verify, Certificate, MAX_CERTIFIED_BITS};
+use super::{ecpp, verify_with, Certificate, DEFAULT_MAX_WORK, MAX_CERTIFIED_BITS};
 use crate::primality::is_prime_u64;
 use crate::{try_is_prime, Error};
 use num_bigint::BigUint;
@@ -109,6 +109,7 @@ pub fn prove_with(n: &BigUint, o: &ProveOptions) -> Result<Certificate, ProveErr
         return Err(ProveError::Composite("it fails a Miller-Rabin or Lucas probable-prime test".into()));
     }
     let cert = Certificate::new(n.clone(), ecpp::prove_chain(n, o)?);
-    verify(&cert, Some(n)).map_err(|e| Error::SelfTestFailed(format!("the prover's certificate does not verify: {e}")))?;
+    verify_with(&cert, Some(n), DEFAULT_MAX_WORK, o.jobs)
+        .map_err(|e| Error::SelfTestFailed(format!("the prover's certificate does not verify: {e}")))?;
     Ok(cert)
 }

@@ -8,7 +8,9 @@ use crate::primality::is_prime_u64;
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 /// The work limit [`verify`] applies, in the units of [`estimate_work`] (2^41, about
 /// 2.2 * 10^12). It admits every certificate primekit makes up to [`MAX_CERTIFIED_BITS`]
@@ -59,6 +61,14 @@ pub fn verify(cert: &Certificate, expected: Option<&BigUint>) -> Result<BigUint,
 /// [`verify`] with the work limit `max_work` ([`estimate_work`]'s units): a certificate
 /// estimated above it is refused as malformed before any arithmetic.
 pub fn verify_with_limit(cert: &Certificate, expected: Option<&BigUint>, max_work: u128) -> Result<BigUint, CertificateError> {
+    verify_with(cert, expected, max_work, 1)
+}
+
+/// [`verify_with_limit`] on `jobs` threads: the steps are independent checks once the
+/// chain's shape is known, so they are shared out; the answer, and which step an error
+/// names, do not depend on `jobs` (the last step in the chain that fails, as one thread
+/// walking the chain from its end finds it).
+pub fn verify_with(cert: &Certificate, expected: Option<&BigUint>, max_work: u128, jobs: usize) -> Result<BigUint, CertificateError> {
     if cert.steps.len() > MAX_STEPS {
         return Err(CertificateError::Malformed(format!("{} steps, at most {MAX_STEPS}", cert.steps.len())));
     }
@@ -83,29 +93,74 @@ pub fn verify_with_limit(cert: &Certificate, expected: Option<&BigUint>, max_wor
         };
     }
     // Each step proves its n prime given its large factors; those must be proved by
-    // later steps (so the chain is well founded: no step relies on itself or an earlier one).
-    let mut proved_later: HashSet<&BigUint> = HashSet::new();
-    for (i, step) in cert.steps.iter().enumerate().rev() {
+    // later steps (so the chain is well founded: no step relies on itself or an earlier
+    // one). `last[n]` is the last step proving n: a factor q of step i is proved later
+    // when last[q] > i.
+    let mut last: HashMap<&BigUint, usize> = HashMap::new();
+    for (i, step) in cert.steps.iter().enumerate() {
+        last.insert(step.n(), i);
+    }
+    let last = &last;
+    let proved_after = |i: usize| move |q: &BigUint| last.get(q).is_some_and(|&j| j > i);
+    let check = |i: usize| -> Result<(), CertificateError> {
+        let step = &cert.steps[i];
         check_size(i, step.n())?;
         match step {
-            Step::Pocklington(s) => check_pocklington(i, s, &proved_later)?,
+            Step::Pocklington(s) => check_pocklington(i, s, &proved_after(i)),
             Step::Ecpp(s) => {
-                if !proven(&s.q, &proved_later) {
+                if !proven(&s.q, &proved_after(i)) {
                     return Err(invalid(i, "q is not prime: below 2^64 the exact test fails, above it no later step proves it"));
                 }
-                super::ecpp_check::check(s).map_err(|reason| invalid(i, reason))?
+                super::ecpp_check::check(s).map_err(|reason| invalid(i, reason))
             }
         }
-        proved_later.insert(step.n());
+    };
+    // Steps are handed out from the end of the chain; once step i fails, the steps
+    // before it are not started (an error there would not be the one reported).
+    let steps = cert.steps.len();
+    let next = AtomicUsize::new(0);
+    let floor = AtomicUsize::new(0);
+    let failed: Mutex<Option<CertificateError>> = Mutex::new(None);
+    let failed_at = AtomicUsize::new(0);
+    let work = || loop {
+        let k = next.fetch_add(1, Ordering::Relaxed);
+        if k >= steps {
+            break;
+        }
+        let i = steps - 1 - k;
+        if i < floor.load(Ordering::Relaxed) {
+            break;
+        }
+        if let Err(e) = check(i) {
+            let mut f = failed.lock().expect("no panics while held");
+            if f.is_none() || i >= failed_at.load(Ordering::Relaxed) {
+                failed_at.store(i, Ordering::Relaxed);
+                *f = Some(e);
+            }
+            floor.fetch_max(i, Ordering::Relaxed);
+        }
+    };
+    let jobs = jobs.clamp(1, steps);
+    if jobs == 1 {
+        work();
+    } else {
+        std::thread::scope(|s| {
+            for _ in 0..jobs {
+                s.spawn(work);
+            }
+        });
     }
-    Ok(cert.prime.clone())
+    match failed.into_inner().expect("no panics while held") {
+        Some(e) => Err(e),
+        None => Ok(cert.prime.clone()),
+    }
 }
 
 /// q is prime: below 2^64 by the exact test, otherwise as the n of a later step.
-fn proven(q: &BigUint, proved_later: &HashSet<&BigUint>) -> bool {
+fn proven(q: &BigUint, proved_later: &impl Fn(&BigUint) -> bool) -> bool {
     match q.to_u64() {
         Some(q) => is_prime_u64(q),
-        None => proved_later.contains(q),
+        None => proved_later(q),
     }
 }
 
@@ -127,7 +182,7 @@ fn check_size(i: usize, n: &BigUint) -> Result<(), CertificateError> {
 /// bit lengths before any power is formed, F^2 > N, witnesses in range), then per factor
 /// one exponentiation x = a^((N-1)/q) mod N, with x^q = 1 (that is a^(N-1) = 1) and
 /// gcd(x - 1, N) = 1.
-fn check_pocklington(i: usize, s: &PocklingtonStep, proved_later: &HashSet<&BigUint>) -> Result<(), CertificateError> {
+fn check_pocklington(i: usize, s: &PocklingtonStep, proved_later: &impl Fn(&BigUint) -> bool) -> Result<(), CertificateError> {
     let n = &s.n;
     let n1 = n - 1u8;
     if s.factors.is_empty() {
