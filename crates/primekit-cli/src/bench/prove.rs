@@ -116,6 +116,8 @@ fn summary(
 fn primekit_run(primes: &[BigUint], opts: &ProveOptions, certs: Option<(&std::path::Path, u32)>) -> (Value, Vec<String>) {
     let (mut prove_ms, mut verify_ms, mut bytes, mut steps) = (vec![], vec![], vec![], vec![]);
     let (mut failed_ms, mut error, mut pari) = (vec![], None, vec![]);
+    // The primes without a certificate, so that a failure can be rerun alone.
+    let mut failed_primes: Vec<String> = vec![];
     for (i, p) in primes.iter().enumerate() {
         let t = thread_cpu_ms();
         let cert = prove_with(p, opts);
@@ -124,6 +126,7 @@ fn primekit_run(primes: &[BigUint], opts: &ProveOptions, certs: Option<(&std::pa
             Ok(c) => c,
             Err(e) => {
                 failed_ms.push(dt);
+                failed_primes.push(format!("{p:#x}"));
                 error.get_or_insert_with(|| e.to_string());
                 continue;
             }
@@ -133,6 +136,7 @@ fn primekit_run(primes: &[BigUint], opts: &ProveOptions, certs: Option<(&std::pa
         let dv = thread_cpu_ms() - t;
         if !ok {
             failed_ms.push(dt);
+            failed_primes.push(format!("{p:#x}"));
             error.get_or_insert_with(|| "a certificate from prove did not verify".into());
             continue;
         }
@@ -153,6 +157,7 @@ fn primekit_run(primes: &[BigUint], opts: &ProveOptions, certs: Option<(&std::pa
     let mut line = summary("primekit", &prove_ms, &verify_ms, &bytes, &steps, failed_ms.len(), error);
     // How long a failure took to give up.
     line["failed_mean_ms"] = json!(mean(&failed_ms));
+    line["failed_primes"] = json!(failed_primes);
     line["cert_format"] = json!("primekit JSON");
     line["ecpp_only"] = json!(opts.ecpp_only);
     line["pari_exportable"] = json!(pari.len());

@@ -13,6 +13,7 @@ mod cm_curve;
 mod cornacchia;
 mod pocklington;
 mod poly;
+mod rho;
 mod search;
 mod sqrt;
 
@@ -70,7 +71,7 @@ fn down_run(
 ) -> Result<(), ProveError> {
     loop {
         // Below the top, a level searches the table's main part only (going back a level
-        // is cheaper than the reserve and the second pass) until half the backtracking
+        // is cheaper than the reserve and the later passes) until half the backtracking
         // budget is spent; the top level, with nowhere to go back to, searches all.
         let end = if levels.is_empty() || *backtracks >= MAX_BACKTRACKS / 2 { entries() } else { *search::MAIN };
         match search_level(&cur, from, end, o)? {

@@ -9,6 +9,7 @@
 use super::super::field::Ring;
 use super::class_table::table;
 use super::cornacchia::{cornacchia, order, traces};
+use super::rho::rho_factor;
 use super::sqrt::Sqrt;
 use crate::primality::is_prime_u64;
 use crate::primality::lucas::{selfridge_method_a, LucasLadder, SearchOptions};
@@ -20,7 +21,9 @@ use num_traits::{One, ToPrimitive, Zero};
 
 /// Where a candidate comes from: entry 0 is N - 1, entry i >= 1 the table's entry i - 1;
 /// entries from [`PASS`] on are the same again in a second pass that divides the orders
-/// by all primes below 2^22 (for the rare N that the first pass leaves without any).
+/// by all primes below 2^22 (for the rare N that the first pass leaves without any), and
+/// from 2 [`PASS`] on in a third that also splits a composite cofactor by a bounded
+/// Pollard rho ([`super::rho`]; for the rarer N the second pass leaves without any).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct Pos {
     pub(super) entry: usize,
@@ -39,10 +42,13 @@ impl Pos {
 /// Entries of one pass: N - 1 and the table.
 pub(super) static PASS: std::sync::LazyLock<usize> = std::sync::LazyLock::new(|| table().len() + 1);
 
-/// Number of entries of both passes.
+/// Number of entries of all three passes.
 pub(super) fn entries() -> usize {
-    2 * *PASS
+    3 * *PASS
 }
+
+/// Pollard rho iterations the third pass spends on one order's cofactor.
+const RHO_BUDGET: u64 = 1 << 16;
 
 /// Entries of the first pass up to the end of class number 25 (the table's main part;
 /// beyond it, the reserve and the second pass cost more than going back a level).
@@ -55,7 +61,7 @@ pub(super) fn table_index(entry: usize) -> Option<usize> {
 }
 
 /// An accepted order: m = (product of `small`) * q, q a probable prime (or 1 for an
-/// N - 1 that is smooth).
+/// N - 1 that is smooth); in the third pass m / q also holds the factor rho found.
 #[derive(Clone, Debug)]
 pub(super) struct Candidate {
     pub(super) pos: Pos,
@@ -121,6 +127,17 @@ pub(super) fn split_small(m: &BigUint, count: usize) -> (Vec<(u32, u32)>, BigUin
     (small, rest)
 }
 
+/// The larger part of `rest` split by rho, when `rest` is composite (a probable prime
+/// `rest` was the second pass's to take).
+fn split_by_rho(rest: &BigUint) -> Option<BigUint> {
+    if rest.bits() <= 64 || !rest.bit(0) || probable_prime(rest) {
+        return None;
+    }
+    let g = rho_factor(rest, RHO_BUDGET)?;
+    let other = rest / &g;
+    Some(g.max(other))
+}
+
 /// One N's search state: its ring, its square roots, its options.
 pub(super) struct Level {
     pub(super) n: BigUint,
@@ -141,12 +158,13 @@ impl Level {
     pub(super) fn try_entry(&mut self, entry: usize, first: usize) -> Option<Candidate> {
         let n = self.n.clone();
         let second = entry >= *PASS;
+        let third = entry >= 2 * *PASS;
         let count = if second { odd_primes_below_2_22().len() } else { self.count };
         // In the second pass, only an order with a prime factor the first pass did not
         // divide out gives a new q.
         let new_q = |small: &[(u32, u32)]| !second || small.iter().any(|&(p, _)| p > odd_primes_below_2_22()[self.count - 1]);
         if entry.is_multiple_of(*PASS) {
-            if self.ecpp_only || first > 0 {
+            if self.ecpp_only || first > 0 || third {
                 return None;
             }
             let m = &n - 1u8;
@@ -162,8 +180,10 @@ impl Level {
         let (t, s) = cornacchia(&n, e.d, &self.sq.ring().to_big(&r))?;
         for (i, tr) in traces(e.d, &t, &s).iter().enumerate().skip(first) {
             let m = order(&n, tr);
-            let (small, q) = split_small(&m, count);
-            if q < n && new_q(&small) && large_enough(&q, &n) && probable_prime(&q) {
+            let (small, rest) = split_small(&m, count);
+            let q = if third { split_by_rho(&rest) } else { Some(rest) };
+            let Some(q) = q.filter(|q| q < &n && (third || new_q(&small)) && large_enough(q, &n)) else { continue };
+            if probable_prime(&q) {
                 return Some(Candidate { pos: Pos { entry, order: i }, m, q, small });
             }
         }
