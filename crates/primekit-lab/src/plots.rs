@@ -1,4 +1,4 @@
-//! Line charts for `primekit report`, rendered twice from one description: SVG (text as
+//! Line charts for `primekit-lab report`, rendered twice from one description: SVG (text as
 //! SVG text) and PNG (plotters' bitmap backend, glyphs drawn by ab_glyph from a TrueType
 //! font found on the system, so no fontconfig is needed).
 

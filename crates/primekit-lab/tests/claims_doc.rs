@@ -1,4 +1,4 @@
-//! The claims table in docs/research.md is `primekit claims` on the committed results: a
+//! The claims table in docs/research.md is `primekit-lab claims` on the committed results: a
 //! figure edited by hand, or a result file changed without regenerating the table, fails.
 
 use std::path::Path;
@@ -7,11 +7,11 @@ use std::process::Command;
 #[test]
 fn claims_table_matches_the_committed_json() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let out = Command::new(env!("CARGO_BIN_EXE_primekit"))
+    let out = Command::new(env!("CARGO_BIN_EXE_primekit-lab"))
         .args(["claims", "--results"])
         .arg(root.join("results"))
         .output()
-        .expect("run primekit claims");
+        .expect("run primekit-lab claims");
     assert!(out.status.success());
     let generated = String::from_utf8(out.stdout).expect("utf-8");
     assert!(generated.lines().count() >= 10, "{generated}");

@@ -1,4 +1,4 @@
-//! `primekit hw-vectors`: test vectors for the RTL Lucas tester in `hw/`, from the
+//! `primekit-lab hw-vectors`: test vectors for the RTL Lucas tester in `hw/`, from the
 //! cycle-free model (`primekit_research::hw_model`). The Verilator testbench
 //! (`hw/sim/tb_lucas.cpp`) reads them; `hw/run.sh` ties the two together. `--out` goes
 //! through [`crate::files`] (an existing file is replaced only with `--force`).
@@ -72,13 +72,13 @@ fn read_corpus(path: &PathBuf) -> Result<Vec<(BigUint, bool)>, String> {
 
 pub fn run(a: Args) -> ExitCode {
     if a.k == 0 || !a.k.is_multiple_of(32) || a.k > 4096 || !(1..=8).contains(&a.np) || !(1..=64).contains(&a.nr) {
-        eprintln!("primekit hw-vectors: need K a multiple of 32 up to 4096, N_p in 1..=8, N_r in 1..=64");
+        eprintln!("primekit-lab hw-vectors: need K a multiple of 32 up to 4096, N_p in 1..=8, N_r in 1..=64");
         return ExitCode::from(2);
     }
     let corpus = match a.corpus.as_ref().map(read_corpus).transpose() {
         Ok(c) => c.unwrap_or_default().into_iter().filter(|(n, _)| a.corpus_max_bits.is_none_or(|m| n.bits() <= m)).collect::<Vec<_>>(),
         Err(e) => {
-            eprintln!("primekit hw-vectors: {e}");
+            eprintln!("primekit-lab hw-vectors: {e}");
             return ExitCode::from(2);
         }
     };
@@ -90,7 +90,7 @@ pub fn run(a: Args) -> ExitCode {
     let vs = match vectors(HwConfig::new(a.k, a.np, a.nr), counts, a.seed, &corpus) {
         Ok(v) => v,
         Err(e) => {
-            eprintln!("primekit hw-vectors: {e}");
+            eprintln!("primekit-lab hw-vectors: {e}");
             return ExitCode::from(1);
         }
     };
@@ -102,7 +102,7 @@ pub fn run(a: Args) -> ExitCode {
     match pending {
         Some(p) => {
             if let Err(e) = p.commit(text.as_bytes()) {
-                eprintln!("primekit hw-vectors: {e}");
+                eprintln!("primekit-lab hw-vectors: {e}");
                 return ExitCode::from(1);
             }
         }

@@ -1,10 +1,10 @@
-//! `primekit dist`: the distribution check of Dobrosavljević 2021, §5.2, of one PGA × sieve combination —
+//! `primekit-lab dist`: the distribution check of Dobrosavljević 2021, §5.2, of one PGA × sieve combination —
 //! the most significant byte of `--count` generated primes in 64 bins against the band
 //! μ ± 1.96√μ, a chi-square p-value, residues modulo small primes — printed as one JSON
 //! line and drawn as a histogram (PNG, or SVG if `--out` ends in .svg).
 //!
-//! Paper scale (the thesis's 2,240,000 primes) is a job array: `primekit bench dist ...
-//! --seed S --shard i/n` per task (no plot unless `--out` is given), then `primekit bench
+//! Paper scale (the thesis's 2,240,000 primes) is a job array: `primekit-lab bench dist ...
+//! --seed S --shard i/n` per task (no plot unless `--out` is given), then `primekit-lab bench
 //! merge`, which sums the histograms and re-judges them. With `--seed`, prime j of the run
 //! comes from its own ChaCha20 stream j of the seed, so any split into shards and threads
 //! gives the same primes as one process.
@@ -163,7 +163,7 @@ pub fn run(a: Args) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("primekit dist: {e}");
+            eprintln!("primekit-lab dist: {e}");
             ExitCode::from(2)
         }
     }

@@ -1,4 +1,4 @@
-//! `primekit render KIND FILE...`: the Markdown table of one kind of committed result,
+//! `primekit-lab render KIND FILE...`: the Markdown table of one kind of committed result,
 //! rebuilt from its JSON lines without measuring anything. The results READMEs and
 //! docs/research.md embed these tables between `<!-- render: KIND FILE... -->` and
 //! `<!-- end render -->`; a test re-renders every such block and fails on any difference,
@@ -30,7 +30,7 @@ pub enum Kind {
     PgaInterleaved,
     /// Dobrosavljević 2021, Tables 5.1/5.2: each combination's best grid point (`bench pga-tables`).
     PgaBest,
-    /// Dobrosavljević 2021, §5.2 and Fig. 5.22: distribution checks (`primekit dist` lines).
+    /// Dobrosavljević 2021, §5.2 and Fig. 5.22: distribution checks (`primekit-lab dist` lines).
     Dist,
 }
 
@@ -141,7 +141,7 @@ pub fn run(a: Args) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("primekit render: {e}");
+            eprintln!("primekit-lab render: {e}");
             ExitCode::from(2)
         }
     }

@@ -11,7 +11,7 @@ fn all_nine_combinations_run_with_defaults() {
         if safe {
             args.push("--safe");
         }
-        let out = Command::new(env!("CARGO_BIN_EXE_primekit")).args(&args).output().unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_primekit-lab")).args(&args).output().unwrap();
         assert!(out.status.success(), "safe={safe}: {}", String::from_utf8_lossy(&out.stderr));
         let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
             .lines()

@@ -1,4 +1,4 @@
-//! `primekit bench td`: calibrates how many small primes `is_prime` trial-divides by.
+//! `primekit-lab bench td`: calibrates how many small primes `is_prime` trial-divides by.
 //!
 //! For each size and each r, on the same random odd inputs, it times the composite
 //! path of `is_prime` (trial division by the first r odd primes, then the base-2
@@ -34,7 +34,7 @@ fn survivors(r: usize) -> f64 {
 
 pub fn run(args: Args) -> ExitCode {
     if args.count == 0 || args.bits.iter().any(|&b| !(128..=16384).contains(&b)) || args.r.iter().any(|&r| r > SMALL_ODD_PRIMES.len()) {
-        eprintln!("primekit bench td: --count must be positive, --bits within 128..=16384, --r at most {}", SMALL_ODD_PRIMES.len());
+        eprintln!("primekit-lab bench td: --count must be positive, --bits within 128..=16384, --r at most {}", SMALL_ODD_PRIMES.len());
         return ExitCode::from(2);
     }
     let td = TrialDivision::get();

@@ -1,4 +1,4 @@
-//! `primekit bench pga`: one of Dobrosavljević's (2021) nine PGA × sieve combinations (optionally the
+//! `primekit-lab bench pga`: one of Dobrosavljević's (2021) nine PGA × sieve combinations (optionally the
 //! safe-prime variant) at given (r, L), t and U derived from (k, γ, r, L); with
 //! `--features compare`, OpenSSL's native `BN_generate_prime_ex2` in the same run.
 //!
@@ -176,7 +176,7 @@ pub fn run(a: Args) -> ExitCode {
     let (pgas, sieves, mut rng) = match parsed {
         Ok(x) => x,
         Err(e) => {
-            eprintln!("primekit bench pga: {e}");
+            eprintln!("primekit-lab bench pga: {e}");
             return ExitCode::from(2);
         }
     };
@@ -200,7 +200,7 @@ pub fn run(a: Args) -> ExitCode {
         let mut arms = match arms.collect::<Result<Vec<_>, _>>() {
             Ok(v) => v,
             Err(e) => {
-                eprintln!("primekit bench pga: {e}");
+                eprintln!("primekit-lab bench pga: {e}");
                 return ExitCode::from(2);
             }
         };
@@ -209,7 +209,7 @@ pub fn run(a: Args) -> ExitCode {
         for _ in 0..a.count {
             for arm in arms.iter_mut() {
                 if let Err(e) = arm.step(&mut rng) {
-                    eprintln!("primekit bench pga: {e}");
+                    eprintln!("primekit-lab bench pga: {e}");
                     return ExitCode::from(2);
                 }
             }

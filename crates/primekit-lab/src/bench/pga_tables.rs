@@ -1,4 +1,4 @@
-//! `primekit bench pga-tables`: Dobrosavljević's (2021) Tables 5.1 (primes) and 5.2 (safe primes) —
+//! `primekit-lab bench pga-tables`: Dobrosavljević's (2021) Tables 5.1 (primes) and 5.2 (safe primes) —
 //! the minimal mean runtime of each PGA × sieve combination over a small (r, L) grid —
 //! with OpenSSL's native generator measured in the same run (`--features compare`), the
 //! ratio to it, and the thesis's figures beside; plus one runtime heatmap over (r, L)
@@ -10,13 +10,13 @@
 //! `--count` (the thesis used 64 × 8,192 calls per point) for firmer figures.
 //!
 //! Paper scale is a job array: `--shard i/n` measures its share of every grid point's
-//! primes and only prints the JSON lines; `primekit bench merge` averages each point by
-//! count and `primekit render pga-best` makes the tables.
+//! primes and only prints the JSON lines; `primekit-lab bench merge` averages each point by
+//! count and `primekit-lab render pga-best` makes the tables.
 //!
-//! Default run (minutes): `primekit bench pga-tables --out DIR`. Bigger sweeps, e.g.
+//! Default run (minutes): `primekit-lab bench pga-tables --out DIR`. Bigger sweeps, e.g.
 //! `--bits 1024,2048,3072 --count 64 --safe-bits 1024,2048 --safe-count 16` take hours
 //! (a safe 1024-bit prime costs about a second, a 2048-bit one about ten); build with
-//! `--features compare` for OpenSSL's column. Single points: `primekit bench pga`.
+//! `--features compare` for OpenSSL's column. Single points: `primekit-lab bench pga`.
 
 use super::inputs::Shard;
 use super::pga::{measure, os_rng};
@@ -235,10 +235,10 @@ pub fn run(a: Args) -> ExitCode {
         if whole {
             std::fs::create_dir_all(&a.out)?;
         }
-        let mut md = String::from("# Dobrosavljević 2021, Tables 5.1/5.2 reproduced (`primekit bench pga-tables`)\n\n");
+        let mut md = String::from("# Dobrosavljević 2021, Tables 5.1/5.2 reproduced (`primekit-lab bench pga-tables`)\n\n");
         writeln!(
             md,
-            "Command: `primekit bench pga-tables --bits {:?} --count {} --safe-bits {:?} --safe-count {}{}`.",
+            "Command: `primekit-lab bench pga-tables --bits {:?} --count {} --safe-bits {:?} --safe-count {}{}`.",
             a.bits,
             a.count,
             a.safe_bits,
@@ -265,7 +265,7 @@ pub fn run(a: Args) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("primekit bench pga-tables: {e}");
+            eprintln!("primekit-lab bench pga-tables: {e}");
             ExitCode::from(2)
         }
     }

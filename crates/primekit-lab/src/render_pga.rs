@@ -1,4 +1,4 @@
-//! Markdown for the committed results of Dobrosavljević 2021 (`primekit render`): the
+//! Markdown for the committed results of Dobrosavljević 2021 (`primekit-lab render`): the
 //! interleaved head-to-head of the nine PGA × sieve combinations, the best grid point of
 //! each (Tables 5.1/5.2) and the distribution checks (§5.2, Fig. 5.22).
 
@@ -153,7 +153,7 @@ pub fn best_points(recs: &[Value]) -> String {
     s
 }
 
-/// `primekit dist` results: the MSB-byte check and the residue checks per combination.
+/// `primekit-lab dist` results: the MSB-byte check and the residue checks per combination.
 pub fn distribution(recs: &[Value]) -> String {
     let mut s = String::from("| k | safe | PGA + sieve | primes | MSB bins outside μ ± 1.96√μ (of 64) | MSB χ² (dof) | MSB p | residue p-values mod 3, 5, 7, 11, 13, 17 |\n|---|---|---|---|---|---|---|---|\n");
     for v in recs.iter().filter(|v| v["op"] == "dist") {

@@ -1,4 +1,4 @@
-//! `primekit bench lucas`: the Lucas tests against one Miller-Rabin round on the same
+//! `primekit-lab bench lucas`: the Lucas tests against one Miller-Rabin round on the same
 //! k-bit primes (where every stage runs in full): `mr_round` (one random-base round),
 //! `lucas` and `strong_lucas` (Selfridge search + the Q = 1 Montgomery ladder), `nist_lucas`
 //! (Le Masle et al. 2011, Alg. 2: square test, binary Jacobi, 5 products per bit) and `bpsw`
@@ -92,7 +92,7 @@ pub fn measure(a: &Args) -> Result<Vec<Value>, String> {
 
 pub fn run(a: Args) -> ExitCode {
     if a.count == 0 || a.bits.iter().any(|&b| !(16..=8192).contains(&b)) {
-        eprintln!("primekit bench lucas: --count must be positive and --bits within 16..=8192");
+        eprintln!("primekit-lab bench lucas: --count must be positive and --bits within 16..=8192");
         return ExitCode::from(2);
     }
     super::emit::print_records("lucas", measure(&a), None)

@@ -1,5 +1,5 @@
 //! Result tables kept beside their JSON: every `results/**/paper-scale/*.md` must be what
-//! `primekit bench merge` renders from the `.jsonl` of the same name (merging one merged
+//! `primekit-lab bench merge` renders from the `.jsonl` of the same name (merging one merged
 //! file re-derives the table), so a figure edited by hand, or a JSON file replaced without
 //! its table, fails.
 
@@ -17,18 +17,27 @@ fn paper_scale_tables_match_their_json() {
         }
         let md = json.with_extension("md");
         let Ok(committed) = std::fs::read_to_string(&md) else { continue };
-        let out =
-            Command::new(env!("CARGO_BIN_EXE_primekit")).args(["bench", "merge"]).arg(&json).output().expect("run primekit bench merge");
+        let out = Command::new(env!("CARGO_BIN_EXE_primekit-lab"))
+            .args(["bench", "merge"])
+            .arg(&json)
+            .output()
+            .expect("run primekit-lab bench merge");
         assert!(out.status.success(), "{}: {}", json.display(), String::from_utf8_lossy(&out.stderr));
         let rendered = String::from_utf8(out.stderr).expect("utf-8");
-        assert_eq!(rendered, committed, "{} does not match {}: regenerate it with `primekit bench merge`", md.display(), json.display());
+        assert_eq!(
+            rendered,
+            committed,
+            "{} does not match {}: regenerate it with `primekit-lab bench merge`",
+            md.display(),
+            json.display()
+        );
         checked += 1;
     }
     assert!(checked >= 2, "expected the committed paper-scale tables, found {checked}");
 }
 
 /// Every `<!-- render: KIND FILE... -->` block of README.md, docs/research.md and the
-/// results READMEs is exactly what `primekit render KIND FILE...` makes of its committed
+/// results READMEs is exactly what `primekit-lab render KIND FILE...` makes of its committed
 /// JSON (tools/update_rendered.sh rewrites them).
 #[test]
 fn rendered_blocks_match_their_json() {
@@ -58,18 +67,18 @@ fn rendered_blocks_match_their_json() {
                 .find(end)
                 .map(|j| j + body_start)
                 .unwrap_or_else(|| panic!("{}: {args:?} has no end marker", doc.display()));
-            let out = Command::new(env!("CARGO_BIN_EXE_primekit"))
+            let out = Command::new(env!("CARGO_BIN_EXE_primekit-lab"))
                 .arg("render")
                 .args(&args)
                 .current_dir(&root)
                 .output()
-                .expect("run primekit render");
-            assert!(out.status.success(), "{}: primekit render {args:?}: {}", doc.display(), String::from_utf8_lossy(&out.stderr));
+                .expect("run primekit-lab render");
+            assert!(out.status.success(), "{}: primekit-lab render {args:?}: {}", doc.display(), String::from_utf8_lossy(&out.stderr));
             let rendered = String::from_utf8(out.stdout).expect("utf-8");
             assert_eq!(
                 &text[body_start..j],
                 rendered,
-                "{}: the block `primekit render {}` differs from its JSON: run tools/update_rendered.sh",
+                "{}: the block `primekit-lab render {}` differs from its JSON: run tools/update_rendered.sh",
                 doc.display(),
                 args.join(" ")
             );
@@ -80,7 +89,7 @@ fn rendered_blocks_match_their_json() {
     assert!(checked >= 6, "expected the committed render blocks, found {checked}");
 }
 
-/// results/hw/README.md is `primekit hw-report` on the committed JSON beside it.
+/// results/hw/README.md is `primekit-lab hw-report` on the committed JSON beside it.
 #[test]
 fn hardware_report_matches_its_json() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/hw");
@@ -92,10 +101,14 @@ fn hardware_report_matches_its_json() {
             std::fs::copy(&p, tmp.join(p.file_name().expect("name"))).expect("copy");
         }
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_primekit")).args(["hw-report", "--dir"]).arg(&tmp).output().expect("run primekit hw-report");
+    let out = Command::new(env!("CARGO_BIN_EXE_primekit-lab"))
+        .args(["hw-report", "--dir"])
+        .arg(&tmp)
+        .output()
+        .expect("run primekit-lab hw-report");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let rendered = std::fs::read_to_string(tmp.join("README.md")).expect("rendered README");
     let committed = std::fs::read_to_string(root.join("README.md")).expect("committed README");
     let _ = std::fs::remove_dir_all(&tmp);
-    assert_eq!(rendered, committed, "results/hw/README.md differs from `primekit hw-report --dir results/hw`");
+    assert_eq!(rendered, committed, "results/hw/README.md differs from `primekit-lab hw-report --dir results/hw`");
 }

@@ -1,4 +1,4 @@
-//! `primekit bench modexp`: a^e mod m with full-size e, all engines on the same triples.
+//! `primekit-lab bench modexp`: a^e mod m with full-size e, all engines on the same triples.
 //!
 //! What is timed: for primekit, conversion into Montgomery form, the exponentiation and
 //! conversion back, with the context built beforehand; for OpenSSL, `BN_mod_exp_mont`
@@ -8,13 +8,14 @@
 //! The `primekit` and `primekit-ct` lines run the process-wide kernel (`PRIMEKIT_KERNEL`,
 //! else the fastest); every line names the kernel that ran in its `kernel` field.
 
+use super::inputs::random_bits;
 use super::timing::{mean_median, measure, Engine};
 use clap::Args as ClapArgs;
 use num_bigint::BigUint;
 use primekit::hazmat::limbs::{from_limbs, to_limbs};
 use primekit::hazmat::mont::{pow_ct, pow_vartime};
 use primekit::hazmat::mont::{Kernel, MontContext};
-use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::rand_core::SeedableRng;
 use serde_json::json;
 use std::process::ExitCode;
 
@@ -43,13 +44,6 @@ pub struct Args {
     interleave: bool,
 }
 
-pub fn random_bits(rng: &mut impl RngCore, bits: u32) -> BigUint {
-    let mut bytes = vec![0u8; (bits as usize).div_ceil(8)];
-    rng.fill_bytes(&mut bytes);
-    let x = BigUint::from_bytes_be(&bytes) >> (bytes.len() * 8 - bits as usize);
-    x | (BigUint::from(1u8) << (bits - 1))
-}
-
 struct Triple {
     m: BigUint,
     a: BigUint,
@@ -74,7 +68,7 @@ pub fn run(args: Args) -> ExitCode {
     let selected = match Kernel::selected() {
         Ok(k) => k,
         Err(e) => {
-            eprintln!("primekit bench modexp: {e}");
+            eprintln!("primekit-lab bench modexp: {e}");
             return ExitCode::from(2);
         }
     };

@@ -1,7 +1,7 @@
-//! `primekit bench hw-lucas --vectors FILE`: the CPU side of the hardware comparison
+//! `primekit-lab bench hw-lucas --vectors FILE`: the CPU side of the hardware comparison
 //! (Le Masle et al. 2011, Tables I-II): primekit's NIST Lucas test (research tier, Alg. 2:
 //! square test, binary Jacobi, five Montgomery products per bit, r = 0) on the inputs of a
-//! vector file written by `primekit hw-vectors`, the ones the RTL simulation ran. Each
+//! vector file written by `primekit-lab hw-vectors`, the ones the RTL simulation ran. Each
 //! class is timed separately (`random` is the paper's workload); thread CPU time, median
 //! of `--reps` interleaved passes.
 
@@ -17,7 +17,7 @@ use std::process::ExitCode;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// A vector file from `primekit hw-vectors`.
+    /// A vector file from `primekit-lab hw-vectors`.
     #[arg(long)]
     pub vectors: PathBuf,
     /// Classes to time (comma separated).
@@ -32,7 +32,7 @@ pub fn run(a: Args) -> ExitCode {
     let text = match std::fs::read_to_string(&a.vectors) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("primekit bench hw-lucas: cannot read {}: {e}", a.vectors.display());
+            eprintln!("primekit-lab bench hw-lucas: cannot read {}: {e}", a.vectors.display());
             return ExitCode::from(2);
         }
     };
@@ -47,19 +47,19 @@ pub fn run(a: Args) -> ExitCode {
             Some(n) if n.bit(0) && n.bits() >= 2 => by_class.entry(class.to_string()).or_default().push(n),
             Some(_) => {}
             None => {
-                eprintln!("primekit bench hw-lucas: {}:{}: not a hex number", a.vectors.display(), i + 1);
+                eprintln!("primekit-lab bench hw-lucas: {}:{}: not a hex number", a.vectors.display(), i + 1);
                 return ExitCode::from(2);
             }
         }
     }
     if by_class.is_empty() {
-        eprintln!("primekit bench hw-lucas: no inputs of classes {:?} in {}", a.classes, a.vectors.display());
+        eprintln!("primekit-lab bench hw-lucas: no inputs of classes {:?} in {}", a.classes, a.vectors.display());
         return ExitCode::from(2);
     }
     let mut rng = match primekit::hazmat::random::os_seeded() {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("primekit bench hw-lucas: {e}");
+            eprintln!("primekit-lab bench hw-lucas: {e}");
             return ExitCode::from(1);
         }
     };

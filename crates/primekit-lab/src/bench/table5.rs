@@ -1,4 +1,4 @@
-//! `primekit bench table5`: Massimo & Paterson 2020, Table 5 — OpenSSL's incremental
+//! `primekit-lab bench table5`: Massimo & Paterson 2020, Table 5 — OpenSSL's incremental
 //! generator (the OpenSSL PGA of Dobrosavljević 2021 with its remainder-table sieve, r from
 //! Massimo & Paterson 2020, Table 4) with
 //! MR64 inside (64 random-base rounds per final candidate) against the same generator
@@ -81,13 +81,13 @@ fn model_costs(bits: u32, seed: u64, arith: Arithmetic) -> Option<Costs> {
 
 pub fn run(a: Args) -> ExitCode {
     if a.count == 0 || a.bits.iter().any(|&b| !(64..=8192).contains(&b)) {
-        eprintln!("primekit bench table5: --count must be positive and --bits within 64..=8192");
+        eprintln!("primekit-lab bench table5: --count must be positive and --bits within 64..=8192");
         return ExitCode::from(2);
     }
     let arith = match Arithmetic::parse(&a.engine) {
         Ok(x) => x,
         Err(e) => {
-            eprintln!("primekit bench table5: {e}");
+            eprintln!("primekit-lab bench table5: {e}");
             return ExitCode::from(2);
         }
     };
@@ -106,7 +106,7 @@ pub fn run(a: Args) -> ExitCode {
             match Generator::new(&cfg) {
                 Ok(g) => gens.push(g.with_mr_rounds(t).with_redundant_trial_division(td).with_arithmetic(arith)),
                 Err(e) => {
-                    eprintln!("primekit bench table5: {e}");
+                    eprintln!("primekit-lab bench table5: {e}");
                     return ExitCode::from(2);
                 }
             }
@@ -118,7 +118,7 @@ pub fn run(a: Args) -> ExitCode {
                 let out = match g.generate_retrying(&mut rng) {
                     Ok(o) => o,
                     Err(e) => {
-                        eprintln!("primekit bench table5: {e}");
+                        eprintln!("primekit-lab bench table5: {e}");
                         return ExitCode::from(1);
                     }
                 };

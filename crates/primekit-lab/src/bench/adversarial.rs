@@ -1,4 +1,4 @@
-//! `primekit bench adversarial`: Massimo & Paterson 2020, Table 3 — Miller-Rabin rounds needed by MRAC
+//! `primekit-lab bench adversarial`: Massimo & Paterson 2020, Table 3 — Miller-Rabin rounds needed by MRAC
 //! and MR64 (no trial division, as in the paper) on n = (2x+1)(4x+1) with both factors
 //! prime, which pass a random-base round with probability close to 1/4. MRAC's
 //! misclassified count is printed beside its expectation N·4^-t.
@@ -146,7 +146,7 @@ pub fn markdown(records: &[Value]) -> String {
 
 pub fn run(a: Args) -> ExitCode {
     if a.count == 0 || !(64..=8192).contains(&a.bits) {
-        eprintln!("primekit bench adversarial: --count must be positive and --bits within 64..=8192");
+        eprintln!("primekit-lab bench adversarial: --count must be positive and --bits within 64..=8192");
         return ExitCode::from(2);
     }
     super::emit::print_records("adversarial", measure(&a), Some(markdown))

@@ -1,4 +1,4 @@
-//! `primekit claims --results DIR`: the claims table of docs/research.md, generated from the
+//! `primekit-lab claims --results DIR`: the claims table of docs/research.md, generated from the
 //! committed JSON in `results/` (no hand-copied figures): each numbered claim of the papers,
 //! the paper's figure, ours on OpenSSL's arithmetic (where that engine exists), ours on
 //! primekit's, and a verdict computed from the numbers. A test compares this output with

@@ -1,4 +1,4 @@
-//! `primekit bench suite`: Massimo & Paterson 2020, Table 2 — mean time per test on random odd k-bit
+//! `primekit-lab bench suite`: Massimo & Paterson 2020, Table 2 — mean time per test on random odd k-bit
 //! inputs that are composite, on primes, and overall, per test and trial-division r.
 //!
 //! What is timed: one call of the research test (trial division, rounds, Lucas part,
@@ -288,7 +288,7 @@ pub fn run(a: Args) -> ExitCode {
         || a.r.iter().any(|&r| r > primekit::hazmat::sieve::NUM_SMALL_ODD_PRIMES)
     {
         eprintln!(
-            "primekit bench suite: --count must be positive, --bits within 16..=8192, --r at most {}",
+            "primekit-lab bench suite: --count must be positive, --bits within 16..=8192, --r at most {}",
             primekit::hazmat::sieve::NUM_SMALL_ODD_PRIMES
         );
         return ExitCode::from(2);

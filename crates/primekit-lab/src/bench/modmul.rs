@@ -1,4 +1,4 @@
-//! `primekit bench modmul`: Hamburg 2014 — our general Montgomery product and
+//! `primekit-lab bench modmul`: Hamburg 2014 — our general Montgomery product and
 //! squaring against a dedicated special-form reduction for 2^255-19, NIST P-384's
 //! 2^384-2^128-2^96+2^32-1, 2^448-2^224-1 and 2^521-1, on the same values, and a Fermat
 //! inversion x^(p-2) built from each form's products (`kind: inv`). Each engine runs a dependent chain x <- x·y (or x <- x^2)
@@ -148,7 +148,7 @@ pub fn measure(a: &Args) -> Result<Vec<Value>, String> {
 
 pub fn run(a: Args) -> ExitCode {
     if a.count == 0 {
-        eprintln!("primekit bench modmul: --count must be positive");
+        eprintln!("primekit-lab bench modmul: --count must be positive");
         return ExitCode::from(2);
     }
     super::emit::print_records("modmul", measure(&a), None)

@@ -1,4 +1,4 @@
-//! `primekit bench merge FILE...`: combines the JSON lines of sharded `bench suite`,
+//! `primekit-lab bench merge FILE...`: combines the JSON lines of sharded `bench suite`,
 //! `bench adversarial`, `bench dist` and `bench pga-tables` runs (`--shard i/n`) into the
 //! records one unsharded run would print: counts, totals and histograms are summed, means
 //! recomputed from the totals, "overall" rebuilt from the merged parts, cost lines averaged
@@ -259,7 +259,7 @@ pub fn run(a: Args) -> ExitCode {
     let mut text = String::new();
     if a.files.is_empty() {
         if let Err(e) = std::io::stdin().read_to_string(&mut text) {
-            eprintln!("primekit bench merge: reading standard input: {e}");
+            eprintln!("primekit-lab bench merge: reading standard input: {e}");
             return ExitCode::FAILURE;
         }
     }
@@ -267,7 +267,7 @@ pub fn run(a: Args) -> ExitCode {
         match std::fs::read_to_string(f) {
             Ok(t) => text += &t,
             Err(e) => {
-                eprintln!("primekit bench merge: {}: {e}", f.display());
+                eprintln!("primekit-lab bench merge: {}: {e}", f.display());
                 return ExitCode::FAILURE;
             }
         }

@@ -1,4 +1,4 @@
-//! `primekit report --out DIR`: regenerates every table and plot of the research suite
+//! `primekit-lab report --out DIR`: regenerates every table and plot of the research suite
 //! in one run — Massimo & Paterson 2020, Table 2 (`table2.*`), Table 3 (`table3.*`), the r sweeps behind
 //! Figures 4-7, Figures 1-7 as SVG and PNG, the Lucas/BPSW cost ratios and Hamburg's (2014)
 //! modmul comparison — with the JSON lines of every measurement and a README.md index.
@@ -344,8 +344,8 @@ fn report(a: &ReportArgs) -> Result<(), String> {
     step("figures");
     let r_max = a.sweep_r.iter().copied().max().unwrap_or(2047).max(2047);
     let figs = figures(&a.out, &engine_sweeps(&sweep, &sweep_openssl), &a.sweep_bits, r_max)?;
-    let mut md = String::from("# primekit research report\n\nRegenerate with `primekit report --out DIR` (see docs/research.md). Machines differ from those of Massimo & Paterson 2020, so compare ratios.\n\n");
-    // Each table between render markers, so `primekit render` re-derives it from the JSON
+    let mut md = String::from("# primekit research report\n\nRegenerate with `primekit-lab report --out DIR` (see docs/research.md). Machines differ from those of Massimo & Paterson 2020, so compare ratios.\n\n");
+    // Each table between render markers, so `primekit-lab render` re-derives it from the JSON
     // written here (paths as given to --out, relative to where the command ran).
     let block =
         |kind: &str, file: &str, body: &str| format!("<!-- render: {kind} {} -->\n{body}<!-- end render -->\n", a.out.join(file).display());
@@ -369,13 +369,13 @@ fn report(a: &ReportArgs) -> Result<(), String> {
 
 pub fn run(a: ReportArgs) -> ExitCode {
     if a.count == 0 || a.primes == 0 || a.adversarial == 0 {
-        eprintln!("primekit report: --count, --primes and --adversarial must be positive");
+        eprintln!("primekit-lab report: --count, --primes and --adversarial must be positive");
         return ExitCode::from(2);
     }
     match if a.replot { replot(&a) } else { report(&a) } {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("primekit report: {e}");
+            eprintln!("primekit-lab report: {e}");
             ExitCode::FAILURE
         }
     }
