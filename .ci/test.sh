@@ -22,6 +22,7 @@ target_dir="${CARGO_TARGET_DIR:-target}"
 [[ $target_dir = /* ]] || target_dir="$PWD/$target_dir"
 export PRIMEKIT="$target_dir/release/primekit" PRIMEKIT_LAB="$target_dir/release/primekit-lab"
 step bash .ci/kernels.sh
+step bash .ci/cli-install.sh
 step bash python/ci.sh
 step bash .ci/extra.sh
 echo "ci-time: total $SECONDS s"
