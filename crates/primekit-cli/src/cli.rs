@@ -158,6 +158,11 @@ pub fn man<C: CommandFactory>(dir: Option<&std::path::Path>) -> ExitCode {
     }
 }
 
+/// What `--help` and the man page say after the commands of either binary: the
+/// environment variable every command reads.
+pub const ENVIRONMENT: &str = "Environment:\n  PRIMEKIT_KERNEL=portable|adx|avx2|ifma  the arithmetic kernel of every command \
+     (default: the fastest this CPU runs; one it lacks is an error, exit status 2); --version shows the choice";
+
 /// The arguments of `completions`, the same in both binaries.
 #[derive(clap::Args)]
 pub struct CompletionsArgs {

@@ -1,7 +1,7 @@
 //! `primekit`, the command-line front end, as a library: [`main`] parses the arguments
 //! and dispatches to one module per subcommand. The binary `primekit` is just [`main`];
 //! `primekit-lab` (the research commands) reuses [`cli`], [`files`] and the benchmark
-//! helpers in [`bench`].
+//! helpers in [`bench`](mod@bench).
 
 pub mod bench;
 pub mod cli;
@@ -22,7 +22,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "primekit", version, about = "Misuse-resistant primality testing and fast prime generation")]
+#[command(name = "primekit", version, about = "Misuse-resistant primality testing and fast prime generation", after_long_help = cli::ENVIRONMENT)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,

@@ -95,6 +95,7 @@ fn man_page_documents_every_command() {
     let page = stdout(&run(&["man"]));
     assert!(page.starts_with(".ie") || page.contains("\n.TH primekit 1"), "{:.200}", page);
     assert!(page.contains(".TH primekit 1"), "no .TH line");
+    assert!(page.contains("PRIMEKIT_KERNEL"), "the environment variable is not documented");
     for cmd in USER {
         assert!(page.contains(&format!("primekit\\-{}", cmd.replace('-', "\\-"))), "no {cmd}");
     }

@@ -23,7 +23,8 @@ use std::process::ExitCode;
 #[command(
     name = "primekit-lab",
     version,
-    about = "primekit's research commands: the papers' tables, plots and claims, and the RTL's vectors"
+    about = "primekit's research commands: the papers' tables, plots and claims, and the RTL's vectors",
+    after_long_help = cli::ENVIRONMENT
 )]
 struct Cli {
     #[command(subcommand)]
