@@ -15,13 +15,14 @@ step cargo fmt --all --check
 step cargo clippy --workspace --all-targets -- -D warnings
 step bash .ci/pari.sh
 step cargo test --release --workspace
-# The CLI that test just built (the same features as the tests'): the RTL and Slurm steps
-# use it instead of building their own (a `cargo build` resolves other features and
-# would rebuild the library).
+# The CLIs that test just built (the same features as the tests'): the kernel, RTL and
+# Slurm steps use them instead of building their own (a `cargo build` resolves other
+# features and would rebuild the library). PRIMEKIT_LAB runs the research commands.
 target_dir="${CARGO_TARGET_DIR:-target}"
 [[ $target_dir = /* ]] || target_dir="$PWD/$target_dir"
-export PRIMEKIT="$target_dir/release/primekit"
+export PRIMEKIT="$target_dir/release/primekit" PRIMEKIT_LAB="$target_dir/release/primekit-lab"
 step bash .ci/kernels.sh
+step bash .ci/cli-install.sh
 step bash python/ci.sh
 step bash .ci/extra.sh
 echo "ci-time: total $SECONDS s"

@@ -5,9 +5,9 @@
 #                      (the part of the test command; a few minutes at most)
 #   hw/run.sh report   1024 bits, the eight (N_p, N_r) of Le Masle et al. 2011, Table I:
 #                      cycles on random odd inputs, LUTs and flip-flops from Yosys;
-#                      writes results/hw/*.jsonl (then `primekit report` renders them)
+#                      writes results/hw/*.jsonl (then `primekit-lab report` renders them)
 # Needs verilator and yosys (installed here when missing and run as root), a C++ compiler,
-# and the primekit CLI (built on demand; PRIMEKIT overrides).
+# and the research CLI primekit-lab (built on demand; PRIMEKIT_LAB overrides).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -31,10 +31,10 @@ ensure_tools() {
   fi
 }
 
-primekit() {
-  if [ -n "${PRIMEKIT:-}" ]; then "$PRIMEKIT" "$@"; return; fi
-  (cd "$root" && cargo build -q --release -p primekit-cli)
-  "${CARGO_TARGET_DIR:-$root/target}/release/primekit" "$@"
+primekit-lab() {
+  if [ -n "${PRIMEKIT_LAB:-}" ]; then "$PRIMEKIT_LAB" "$@"; return; fi
+  (cd "$root" && cargo build -q --release -p primekit-lab)
+  "${CARGO_TARGET_DIR:-$root/target}/release/primekit-lab" "$@"
 }
 
 rtl=("$here/rtl/lucas_tester.v" "$here/rtl/lucas_mont_mul.v" "$here/rtl/lucas_add_shift.v" \
@@ -67,7 +67,7 @@ case $mode in
       set -- $cfg
       tb=$(sim_build "$1" "$2" "$3")
       vec="$build/vectors-k$1-np$2-nr$3.txt"
-      primekit hw-vectors --k "$1" --np "$2" --nr "$3" --random "$4" --primes 20 --squares 10 --long-d 10 \
+      primekit-lab hw-vectors --k "$1" --np "$2" --nr "$3" --random "$4" --primes 20 --squares 10 --long-d 10 \
         --seed 7 "${corpus_arg[@]}" --force --out "$vec"
       echo "hw: K=$1 N_p=$2 N_r=$3: $(wc -l <"$vec") vectors"
       "$tb" <"$vec" | tee "$build/sim-k$1-np$2-nr$3.json"
@@ -102,7 +102,7 @@ PY
         set -- $c
         tb=$(sim_build 1024 "$1" "$2")
         vec="$build/vectors-k1024-np$1-nr$2.txt"
-        primekit hw-vectors --k 1024 --np "$1" --nr "$2" --random "$count" --primes 5 --squares 2 --long-d 2 \
+        primekit-lab hw-vectors --k 1024 --np "$1" --nr "$2" --random "$count" --primes 5 --squares 2 --long-d 2 \
           --seed 2011 "${corpus_arg[@]}" --corpus-max-bits 256 --force --out "$vec"
         start=$(date +%s)
         "$tb" <"$vec" >"$build/sim-1024-$1-$2.json"
@@ -115,9 +115,9 @@ PY
       # The CPU side: primekit's NIST Lucas test on the same inputs (the random class is
       # the same for every configuration: same seed, same order).
       vec="$build/vectors-k1024-cpu.txt"
-      primekit hw-vectors --k 1024 --random "$count" --primes 5 --squares 0 --long-d 0 --seed 2011 --force --out "$vec"
+      primekit-lab hw-vectors --k 1024 --random "$count" --primes 5 --squares 0 --long-d 0 --seed 2011 --force --out "$vec"
       cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
-      primekit bench hw-lucas --vectors "$vec" --reps 5 | python3 -c '
+      primekit-lab bench hw-lucas --vectors "$vec" --reps 5 | python3 -c '
 import json, sys
 for l in sys.stdin:
     d = json.loads(l)

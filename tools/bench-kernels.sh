@@ -2,10 +2,12 @@
 # Same-run comparisons with OpenSSL 3 and GMP for every kernel this CPU has (the
 # PRIMEKIT_KERNEL switch), for README's table per CPU class. Each run writes one JSON file
 # per kernel and workload into OUT (default results/kernels/<date>), REPS runs (default 3).
-#   cargo build --release --features compare && bash tools/bench-kernels.sh
+#   cargo build --release --workspace --features compare && bash tools/bench-kernels.sh
+# (modexp is a research benchmark: primekit-lab, LAB overrides; the rest are primekit's.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-target/release/primekit}
+LAB=${LAB:-target/release/primekit-lab}
 OUT=${OUT:-results/kernels/$(date +%Y-%m-%d)}
 REPS=${REPS:-3}
 KERNELS=${KERNELS:-$( (PRIMEKIT_KERNEL=nonsense "$BIN" test 3 2>&1 || true) | sed -n 's/.*this CPU has: \([^)]*\)).*/\1/p' | tr -d ,)}
@@ -21,7 +23,7 @@ mkdir -p "$OUT"
 for rep in $(seq 1 "$REPS"); do
     for k in $KERNELS; do
         export PRIMEKIT_KERNEL=$k
-        "$BIN" bench modexp --count 8 --reps 5 --interleave >"$OUT/modexp-$k-$rep.jsonl"
+        "$LAB" bench modexp --count 8 --reps 5 --interleave >"$OUT/modexp-$k-$rep.jsonl"
         "$BIN" bench test --bits 1024 --count 2000 --interleave >"$OUT/test-random-$k-$rep.jsonl"
         "$BIN" bench test --bits 1024,2048 --inputs primes --count 8 --interleave >"$OUT/test-primes-$k-$rep.jsonl"
         "$BIN" bench gen --bits 1024,2048,3072 --count 16 --peer-count 6 >"$OUT/gen-$k-$rep.jsonl"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Regenerates the claims table of docs/research.md from results/ (primekit claims) in place.
+# Regenerates the claims table of docs/research.md from results/ (primekit-lab claims) in place.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=${PRIMEKIT:-${CARGO_TARGET_DIR:-target}/release/primekit}
-[ -x "$bin" ] || cargo build -q --release -p primekit-cli
+bin=${PRIMEKIT_LAB:-${CARGO_TARGET_DIR:-target}/release/primekit-lab}
+[ -x "$bin" ] || cargo build -q --release -p primekit-lab
 table=$("$bin" claims --results results)
 python3 - "$table" <<'PY'
 import sys

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Rewrites every `<!-- render: KIND FILE... -->` ... `<!-- end render -->` block of the
-# results READMEs, README.md and docs/research.md with `primekit render KIND FILE...`
+# results READMEs, README.md and docs/research.md with `primekit-lab render KIND FILE...`
 # (files relative to the repository root), then the claims table (tools/update_claims.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=${PRIMEKIT:-${CARGO_TARGET_DIR:-target}/release/primekit}
-[ -x "$bin" ] || cargo build -q --release -p primekit-cli
+bin=${PRIMEKIT_LAB:-${CARGO_TARGET_DIR:-target}/release/primekit-lab}
+[ -x "$bin" ] || cargo build -q --release -p primekit-lab
 export PRIMEKIT_BIN=$bin
 python3 - <<'PY'
 import glob, os, subprocess

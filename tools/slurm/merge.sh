@@ -11,4 +11,4 @@ if [ "${#files[@]}" -lt "$want" ]; then
   echo "merge: ${#files[@]} of $want shards in $out" >&2
   exit 1
 fi
-"${PRIMEKIT:-primekit}" bench merge "${files[@]}"
+"${PRIMEKIT_LAB:-primekit-lab}" bench merge "${files[@]}"

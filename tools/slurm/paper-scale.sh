@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Paper-scale runs as Slurm job arrays (one core per task), each followed by a merge job:
-#   PRIMEKIT=/path/to/primekit tools/slurm/paper-scale.sh RESULTS_DIR [TASKS]
+#   PRIMEKIT_LAB=/path/to/primekit-lab tools/slurm/paper-scale.sh RESULTS_DIR [TASKS]
 #   - Massimo & Paterson 2020, Table 2: 2^20 random odd inputs per size (the paper: 2^25),
 #     both engines (primekit; OpenSSL's arithmetic needs a --features compare build);
 #   - Table 3: 2^20 adversarial 1024-bit n = (2x+1)(4x+1), as the paper;
 #   - Dobrosavljević 2021, §5.2: the distribution check at its k = 1024 with its 2,240,000
 #     primes (Natural PGA + NSS sieve), seeded so the merge equals one process;
 #   - Tables 5.1/5.2: every grid point at 64 primes (1024 and 2048 bits) and 64 safe
-#     primes (1024 bits); `primekit render pga-best RESULTS_DIR/tables-5.jsonl` tabulates.
+#     primes (1024 bits); `primekit-lab render pga-best RESULTS_DIR/tables-5.jsonl` tabulates.
 # The merge job writes RESULTS_DIR/<name>.jsonl; the per-task logs stay in the cwd.
 set -euo pipefail
 res=${1:?results directory}

@@ -22,11 +22,11 @@ fi
 [ "$(id -u)" = 0 ] || skip "starting slurmctld/slurmd needs root here"
 [ "$(stat -c %a /dev/null)" = 666 ] || skip "/dev/null is not mode 0666 (munged refuses to start)"
 
-if [ -z "${PRIMEKIT:-}" ]; then
-  (cd "$root" && cargo build -q --release -p primekit-cli)
-  PRIMEKIT="${CARGO_TARGET_DIR:-$root/target}/release/primekit"
+if [ -z "${PRIMEKIT_LAB:-}" ]; then
+  (cd "$root" && cargo build -q --release -p primekit-lab)
+  PRIMEKIT_LAB="${CARGO_TARGET_DIR:-$root/target}/release/primekit-lab"
 fi
-export PRIMEKIT
+export PRIMEKIT_LAB
 
 work=$(mktemp -d /tmp/primekit-slurm.XXXXXX)
 cleanup() {
@@ -113,9 +113,9 @@ args=(suite --bits 256 --r 0,64 --tests mrac,mr64 --count 400 --primes 4 --seed 
 run_array array "${args[@]}"
 
 for i in 0 1 2 3; do
-  "$PRIMEKIT" bench "${args[@]}" --jobs 1 --shard "$i/4" >"$work/local-$i.jsonl" 2>/dev/null
+  "$PRIMEKIT_LAB" bench "${args[@]}" --jobs 1 --shard "$i/4" >"$work/local-$i.jsonl" 2>/dev/null
 done
-"$PRIMEKIT" bench merge "$work"/local-*.jsonl >"$work/local.jsonl" 2>/dev/null
+"$PRIMEKIT_LAB" bench merge "$work"/local-*.jsonl >"$work/local.jsonl" 2>/dev/null
 
 python3 - "$work/array.jsonl" "$work/local.jsonl" <<'PY'
 import json, sys
@@ -131,10 +131,10 @@ PY
 
 dist=(dist --bits 128 --pga natural --sieve nss --r 64 --count 400 --seed 7)
 run_array dist "${dist[@]}"
-"$PRIMEKIT" bench "${dist[@]}" --out "$work/dist.png" >"$work/dist-local.jsonl"
+"$PRIMEKIT_LAB" bench "${dist[@]}" --out "$work/dist.png" >"$work/dist-local.jsonl"
 grid=(pga-tables --bits 128 --count 4 --safe-bits)
 run_array grid "${grid[@]}"
-"$PRIMEKIT" bench "${grid[@]}" --out "$work/grid-local" >"$work/grid-local.jsonl" 2>/dev/null
+"$PRIMEKIT_LAB" bench "${grid[@]}" --out "$work/grid-local" >"$work/grid-local.jsonl" 2>/dev/null
 python3 - "$work" <<'PY'
 import json, sys
 w = sys.argv[1]

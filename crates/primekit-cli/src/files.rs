@@ -97,7 +97,7 @@ pub fn reserve<const N: usize>(outputs: [Output<'_>; N], force: bool) -> Result<
 pub fn reserve_or_exit<const N: usize>(cmd: &str, outputs: [Output<'_>; N], force: bool) -> Result<[Option<Pending>; N], ExitCode> {
     let _ = COMMAND.set(cmd.to_string());
     reserve(outputs, force).map_err(|e| {
-        eprintln!("primekit {cmd}: {e}");
+        eprintln!("{} {cmd}: {e}", crate::cli::prog());
         ExitCode::from(2)
     })
 }
@@ -489,7 +489,7 @@ mod interrupt {
             let _ = std::fs::remove_file(tmp);
         }
         let sig = SIGNAL.load(Ordering::SeqCst);
-        let cmd = super::COMMAND.get().map(|c| format!("primekit {c}")).unwrap_or_else(|| "primekit".into());
+        let cmd = super::COMMAND.get().map(|c| format!("{} {c}", crate::cli::prog())).unwrap_or_else(|| crate::cli::prog().into());
         eprintln!("{cmd}: interrupted; unfinished output removed");
         std::process::exit(128 + sig);
     }

@@ -9,7 +9,12 @@ use crate::arith::ArithError;
 #[non_exhaustive]
 pub enum Error {
     /// The input exceeds the documented size cap for this operation.
-    InputTooLarge { bits: u64, max: u64 },
+    InputTooLarge {
+        /// The input's size in bits.
+        bits: u64,
+        /// The cap of the operation, in bits.
+        max: u64,
+    },
     /// The operating system's random number generator failed; there is no fallback.
     Rng(String),
     /// An argument is outside the operation's domain (message says which and why).

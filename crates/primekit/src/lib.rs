@@ -31,6 +31,7 @@
 //! module forbids `unsafe`.
 
 #![deny(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
 
 mod arith;
 mod error;

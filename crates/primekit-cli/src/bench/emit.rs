@@ -40,7 +40,7 @@ pub fn line(record: Value) {
 }
 
 /// Prints `records` (and `markdown(records)` to stderr if given) or reports the error
-/// as `primekit bench NAME: error`.
+/// as `PROG bench NAME: error` (PROG: `primekit` or `primekit-lab`).
 pub fn print_records(name: &str, records: Result<Vec<Value>, String>, markdown: Option<fn(&[Value]) -> String>) -> ExitCode {
     match records {
         Ok(recs) => {
@@ -52,7 +52,7 @@ pub fn print_records(name: &str, records: Result<Vec<Value>, String>, markdown: 
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("primekit bench {name}: {e}");
+            eprintln!("{} bench {name}: {e}", crate::cli::prog());
             ExitCode::FAILURE
         }
     }

@@ -2,7 +2,6 @@
 //! rejection (random odd numbers kept when `is_prime` accepts them, so the prime column
 //! never waits on random hits among the composite inputs), shard specs and thread pools.
 
-use super::modexp::random_bits;
 use num_bigint::BigUint;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
@@ -43,6 +42,14 @@ impl std::str::FromStr for Shard {
         }
         Ok(Shard { index, total })
     }
+}
+
+/// A uniform `bits`-bit number with the top bit set.
+pub fn random_bits(rng: &mut impl RngCore, bits: u32) -> BigUint {
+    let mut bytes = vec![0u8; (bits as usize).div_ceil(8)];
+    rng.fill_bytes(&mut bytes);
+    let x = BigUint::from_bytes_be(&bytes) >> (bytes.len() * 8 - bits as usize);
+    x | (BigUint::from(1u8) << (bits - 1))
 }
 
 /// A random odd number of exactly `bits` bits.

@@ -4,7 +4,7 @@
 //! and with `--features compare` OpenSSL 3 `BN_check_prime` (same rule) and GMP
 //! `mpz_probab_prime_p(n, 64)` (trial division, BPSW, then 40 Miller-Rabin rounds).
 
-use super::modexp::random_bits;
+use super::inputs::random_bits;
 use super::timing::{mean_median, measure, Engine};
 use clap::{Args as ClapArgs, ValueEnum};
 use num_bigint::BigUint;

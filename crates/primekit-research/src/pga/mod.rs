@@ -86,7 +86,7 @@ fn parse_name<T: Copy>(all: &[T], name: fn(T) -> &'static str, what: &str, s: &s
 
 /// Whose big-number arithmetic tests the candidates (and, for the OpenSSL sieve, computes
 /// the remainder table): primekit's, or OpenSSL's own `BN_mod_word` and `BN_mod_exp_mont`
-/// ([`crate::peers::openssl_mr`]), the arithmetic Massimo & Paterson (2020, §5) measured
+/// (`peers::openssl_mr`, under the `compare` feature), the arithmetic Massimo & Paterson (2020, §5) measured
 /// their Table 5 on. The sieves' per-candidate steps are word arithmetic either way.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Arithmetic {

@@ -47,7 +47,7 @@ pub fn log2_q(k: u32, t: u32, l: f64) -> f64 {
     (3..=max_m(k).max(3)).map(|m| log2_q_at(k, t, l, m)).fold(f64::INFINITY, f64::min)
 }
 
-/// E[N_k] ≈ k ln 2, the expected gap between k-bit primes (prime number theorem).
+/// E\[N_k\] ≈ k ln 2, the expected gap between k-bit primes (prime number theorem).
 pub fn expected_prime_gap(k: u32) -> f64 {
     k as f64 * LN_2
 }
@@ -63,10 +63,10 @@ pub fn expected_safe_prime_gap(k: u32) -> f64 {
     1.0 / (TWIN_PRIME_CONSTANT * (2.0 / l(k - 1) - 1.0 / l(k - 2)))
 }
 
-/// Eq. 3.14-3.15: log2 of the interval a with Markov's bound P[X >= a] <= E[X]/a at most
-/// 2^-γ for the safe-prime gap X: log2 a = log2 E[X] + γ (about 147.5 at k = 1024,
+/// Eq. 3.14-3.15: log2 of the interval a with Markov's bound P\[X >= a\] <= E\[X\]/a at most
+/// 2^-γ for the safe-prime gap X: log2 a = log2 E\[X\] + γ (about 147.5 at k = 1024,
 /// γ = 128). Valid as a bound on the safe Natural PGA's failure only under the thesis's
-/// caveat (it is Markov's inequality, assuming nothing about Var[X]).
+/// caveat (it is Markov's inequality, assuming nothing about Var\[X\]).
 pub fn safe_natural_markov_log2_l(k: u32, gamma: f64) -> f64 {
     expected_safe_prime_gap(k).log2() + gamma
 }
@@ -128,7 +128,7 @@ pub fn nss_rounds(k: u32, gamma: f64, l: u64) -> u64 {
     (gamma * k as f64 * LN_2 * LN_2 / l as f64).ceil().max(1.0) as u64
 }
 
-/// log2 of the geometric factor of eq. 3.4: (1 - e^{-UL/E[N_k]}) / (1 - e^{-L/E[N_k]}).
+/// log2 of the geometric factor of eq. 3.4: (1 - e^{-UL/E\[N_k\]}) / (1 - e^{-L/E\[N_k\]}).
 pub fn log2_nss_factor(k: u32, l: u64, u: u64) -> f64 {
     let g = expected_prime_gap(k);
     let x = l as f64 / g;
@@ -160,13 +160,13 @@ pub fn derive_natural(k: u32, gamma: f64, l: Option<u64>) -> Result<Derived, Err
     Ok(Derived { t, u: None, l_bound: l as f64, log2_error: e })
 }
 
-/// log2(E[N_k] / (2 E[G_k^r])): the expected number of OpenSSL rounds (eq. 3.10).
+/// log2(E\[N_k\] / (2 E[G_k^r])): the expected number of OpenSSL rounds (eq. 3.10).
 pub fn log2_openssl_rounds(k: u32, r: usize) -> f64 {
     (expected_prime_gap(k) / 2.0).log2() - log2_sieve_gap(r)
 }
 
 /// OpenSSL PGA (§3.2.3): c from eq. 3.13, L/2 = c k ln 2, then the smallest t with
-/// eq. 3.12: (γ+1) + log2(E[N_k]/(2E[G_k^r])) <= -log2 q_{k,t,L/2}.
+/// eq. 3.12: (γ+1) + log2(E\[N_k\]/(2E[G_k^r])) <= -log2 q_{k,t,L/2}.
 pub fn derive_openssl(k: u32, gamma: f64, r: usize) -> Result<Derived, Error> {
     check(k, gamma)?;
     if r == 0 || r > SMALL_ODD_PRIMES.len() {

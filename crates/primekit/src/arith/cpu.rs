@@ -319,7 +319,7 @@ impl Kernel {
     /// (and Hygon's Zen-based family 0x18) split each 256-bit operation into two
     /// 128-bit halves, which roughly halves the lanes' throughput, so they keep `Adx`.
     /// The rule is a fixed table on the CPUID vendor, family and model
-    /// ([`avx2_full_width`]), not a timing, so the default never depends on machine
+    /// (`avx2_full_width`), not a timing, so the default never depends on machine
     /// load or on an emulator. On Intel hybrid CPUs the efficiency cores also split
     /// 256-bit operations; the rule follows the performance cores.
     pub fn best() -> Kernel {

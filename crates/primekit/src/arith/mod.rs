@@ -40,7 +40,12 @@ pub enum ArithError {
     /// The modulus must be at least 3.
     ModulusTooSmall,
     /// The modulus exceeds `MAX_MODULUS_BITS`.
-    ModulusTooLarge { bits: u64, max: u64 },
+    ModulusTooLarge {
+        /// The modulus's size in bits.
+        bits: u64,
+        /// The largest size accepted (`MAX_MODULUS_BITS`).
+        max: u64,
+    },
     /// The requested kernel needs instructions this CPU lacks.
     KernelUnavailable,
     /// No kernel has this name (`PRIMEKIT_KERNEL`).

@@ -14,7 +14,7 @@ use rand_core::CryptoRngCore;
 /// Fermat test to base 2: 2^(n-1) = 1 (mod n), for odd n >= 3, with [`pow2_ct`] over all
 /// limbs of n. A failure proves n composite; for a safe-prime candidate p = 2q + 1 with q
 /// prime and 3 not dividing p, a pass proves p prime
-/// ([`safe_prime_by_pocklington`](crate::primality::pocklington::safe_prime_by_pocklington)).
+/// (`primality::pocklington::safe_prime_by_pocklington`).
 pub fn fermat_base_two_ct(ctx: &MontContext, n_minus_1: &[Limb]) -> bool {
     let r = pow2_ct(ctx, n_minus_1, ctx.len() * 64);
     eq_mask(&r, ctx.one()) != 0

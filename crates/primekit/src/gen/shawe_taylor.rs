@@ -23,9 +23,13 @@ const OUTLEN: u32 = 256;
 /// standard (callers chaining several primes continue from them).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShaweTaylorPrime {
+    /// The prime.
     pub prime: BigUint,
+    /// The seed after the prime (the standard's `prime_seed`).
     pub prime_seed: BigUint,
+    /// The counter after the prime (the standard's `prime_gen_counter`).
     pub prime_gen_counter: u64,
+    /// The certificate of the prime, from the Pocklington steps the routine took.
     pub certificate: Certificate,
 }
 

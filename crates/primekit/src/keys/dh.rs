@@ -16,7 +16,7 @@
 //! Primality uses [`crate::try_is_prime`] (Massimo & Paterson 2020, §3.2.3: error <= 2^-128 even for crafted
 //! composites, which is what defeats the "Safety in Numbers" attack). For a PKCS#3 group
 //! (p-1)/2 is tested first; when it is prime, p follows from one Pocklington step
-//! (`p_prime`, [`crate::primality::pocklington`]), halving the cost of auditing a
+//! (`p_prime`, `primality::pocklington`), halving the cost of auditing a
 //! safe-prime group. `validationParams` (seed, pgenCounter) are parsed but not
 //! re-derived; no check depends on them.
 
@@ -41,8 +41,11 @@ pub const X942_LABEL: &str = "X9.42 DH PARAMETERS";
 /// PKCS#3 `DHParameter`.
 #[derive(Clone, Debug, Eq, PartialEq, Sequence)]
 pub struct DhParameter<'a> {
+    /// p.
     pub prime: UintRef<'a>,
+    /// g.
     pub base: UintRef<'a>,
+    /// The optional private-value length l.
     #[asn1(optional = "true")]
     pub private_value_length: Option<UintRef<'a>>,
 }
@@ -50,18 +53,25 @@ pub struct DhParameter<'a> {
 /// RFC 3279 `ValidationParams` (FIPS 186 generation seed and counter).
 #[derive(Clone, Debug, Eq, PartialEq, Sequence)]
 pub struct ValidationParams<'a> {
+    /// The generation seed.
     pub seed: BitStringRef<'a>,
+    /// The generation counter.
     pub pgen_counter: UintRef<'a>,
 }
 
 /// RFC 3279 `DomainParameters` (X9.42).
 #[derive(Clone, Debug, Eq, PartialEq, Sequence)]
 pub struct DomainParameters<'a> {
+    /// The prime p.
     pub p: UintRef<'a>,
+    /// The generator g.
     pub g: UintRef<'a>,
+    /// The prime order q of g.
     pub q: UintRef<'a>,
+    /// The cofactor j = (p - 1) / q, optional.
     #[asn1(optional = "true")]
     pub j: Option<UintRef<'a>>,
+    /// Seed and counter of the generation, optional.
     #[asn1(optional = "true")]
     pub validation_params: Option<ValidationParams<'a>>,
 }
@@ -71,10 +81,15 @@ pub struct DomainParameters<'a> {
 pub struct DhParams {
     /// `"pkcs3"` or `"x9.42"`.
     pub format: &'static str,
+    /// The prime p.
     pub p: BigUint,
+    /// The generator g.
     pub g: BigUint,
+    /// The subgroup order q (X9.42 only).
     pub q: Option<BigUint>,
+    /// The cofactor j (X9.42, when present).
     pub j: Option<BigUint>,
+    /// The private-value length l (PKCS#3, when present).
     pub private_value_length: Option<BigUint>,
 }
 

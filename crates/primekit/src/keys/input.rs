@@ -17,11 +17,21 @@ pub const MAX_INPUT_BYTES: usize = 1 << 20;
 pub enum InputError {
     /// The input is larger than [`MAX_INPUT_BYTES`] (`bytes` is how much was seen, a
     /// lower bound when the caller stopped reading at the cap).
-    TooLarge { bytes: u64, max: u64 },
+    TooLarge {
+        /// Bytes seen (a lower bound when reading stopped at the cap).
+        bytes: u64,
+        /// The cap, [`MAX_INPUT_BYTES`].
+        max: u64,
+    },
     /// No PEM block at all (binary file, DER, or text without `-----BEGIN`).
     NotPem(String),
     /// PEM blocks were found, but none with a label this check reads.
-    WrongLabel { found: Vec<String>, expected: Vec<&'static str> },
+    WrongLabel {
+        /// The labels of the PEM blocks in the input.
+        found: Vec<String>,
+        /// The labels this check reads.
+        expected: Vec<&'static str>,
+    },
     /// The PEM block is damaged (truncated, bad base64, headers, ...).
     Pem(String),
     /// The base64 decoded but the ASN.1 (DER) structure is wrong.
@@ -30,7 +40,14 @@ pub enum InputError {
     Unsupported(String),
     /// A number is wider than the audit's size cap ([`super::Limits`]): refused before
     /// any arithmetic on it.
-    OverLimit { what: &'static str, bits: u64, max: u64 },
+    OverLimit {
+        /// Which number (`"p"`, `"n"`, ...).
+        what: &'static str,
+        /// Its size in bits.
+        bits: u64,
+        /// The cap, in bits.
+        max: u64,
+    },
     /// A number is out of the primality test's range, or the OS RNG failed.
     Prime(Error),
 }

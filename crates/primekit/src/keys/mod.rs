@@ -10,7 +10,7 @@
 //! # Contract
 //! - Input is the bytes of a PEM file of at most [`MAX_INPUT_BYTES`]; anything else
 //!   (oversize, not PEM, wrong label, bad base64, bad DER, encrypted, unsupported
-//!   algorithm, numbers above [`crate::primality::is_prime::MAX_INPUT_BITS`]) is an
+//!   algorithm, numbers above [`crate::MAX_INPUT_BITS`]) is an
 //!   [`InputError`], never a panic.
 //! - Integers wider than the audit's [`Limits`] (by default [`DH_MAX_BITS`] for DH p
 //!   and q, [`RSA_MAX_BITS`] for an RSA key) are refused with [`InputError::OverLimit`]

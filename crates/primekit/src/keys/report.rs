@@ -44,12 +44,16 @@ impl Status {
 /// One audited property: stable `name`, verdict, and a human-readable `detail`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Check {
+    /// Stable name (`p_prime`, `g_order`, ...), as `--json` reports it.
     pub name: &'static str,
+    /// The verdict.
     pub status: Status,
+    /// What was found, for people.
     pub detail: String,
 }
 
 impl Check {
+    /// A check named `name` with its verdict and detail.
     pub fn new(name: &'static str, status: Status, detail: impl Into<String>) -> Self {
         Check { name, status, detail: detail.into() }
     }
@@ -64,7 +68,9 @@ impl Check {
 /// (`"pkcs3"`, `"x9.42"`, `"pkcs1"`, `"pkcs8"`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckReport {
+    /// The format parsed: `"pkcs3"`, `"x9.42"`, `"pkcs1"` or `"pkcs8"`.
     pub format: &'static str,
+    /// The checks, in their fixed order.
     pub checks: Vec<Check>,
 }
 

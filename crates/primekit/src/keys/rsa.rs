@@ -5,7 +5,7 @@
 //! `pkcs8` crate, algorithm rsaEncryption or id-RSASSA-PSS; any other algorithm is
 //! [`InputError::Unsupported`]). Encrypted keys (`ENCRYPTED PRIVATE KEY`, or legacy
 //! `Proc-Type: 4,ENCRYPTED`) and multi-prime keys are unsupported. All numbers are
-//! limited to [`crate::primality::is_prime::MAX_INPUT_BITS`] bits.
+//! limited to [`crate::MAX_INPUT_BITS`] bits.
 //!
 //! Checks, in this order (names are stable): `n_size`, `p_prime`, `q_prime`,
 //! `n_equals_pq`, `pq_distance` (|p-q| > 2^(nbits/2-100), FIPS 186-4 B.3.1, against
@@ -42,13 +42,21 @@ const RSASSA_PSS: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.11354
 pub struct RsaKey {
     /// `"pkcs1"` or `"pkcs8"`.
     pub format: &'static str,
+    /// The modulus n = p q.
     pub n: BigUint,
+    /// The public exponent e.
     pub e: BigUint,
+    /// The private exponent d.
     pub d: BigUint,
+    /// The first prime p.
     pub p: BigUint,
+    /// The second prime q.
     pub q: BigUint,
+    /// d mod (p - 1).
     pub dp: BigUint,
+    /// d mod (q - 1).
     pub dq: BigUint,
+    /// q^{-1} mod p.
     pub qinv: BigUint,
 }
 

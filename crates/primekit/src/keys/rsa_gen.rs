@@ -38,11 +38,15 @@ const MAX_REDRAWS: usize = 64;
 /// A two-prime RSA private key, with its CRT values (PKCS#1 `RSAPrivateKey` fields).
 #[derive(Clone, PartialEq, Eq)]
 pub struct RsaPrivateKey {
+    /// The modulus n = p q.
     pub n: BigUint,
+    /// The public exponent e.
     pub e: BigUint,
+    /// The private exponent d.
     pub d: BigUint,
     /// The larger prime.
     pub p: BigUint,
+    /// The smaller prime.
     pub q: BigUint,
     /// d mod (p - 1).
     pub dp: BigUint,

@@ -11,7 +11,7 @@
 //! with P_k the fraction of the odd k-bit numbers. Splitting the composites by the first
 //! C_m containing them (as in eq. 3.1):
 //!
-//!   E_uniform[beta_t] <= sum_{m=3}^{M} P_k(C_m) 2^(-t(m-1)) + 2^(-tM)   for any M.   (A)
+//!   E_uniform\[beta_t\] <= sum_{m=3}^{M} P_k(C_m) 2^(-t(m-1)) + 2^(-tM)   for any M.   (A)
 //!
 //! A search examines positions n_0 + step*i, i < s, of a window whose start n_0 is
 //! uniform over a sub-range holding at least half of the k-bit numbers of its residue

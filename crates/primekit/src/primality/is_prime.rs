@@ -65,7 +65,7 @@ pub const fn mr_rounds(bits: u64) -> usize {
 /// | <= 4096 | 4096 (2048-4096) | 4096-8192 | 4096 |
 /// | > 4096 | - | larger still | 8192 |
 ///
-/// Reproduce: `primekit bench td --bits 512,1024,2048,3072,4096`.
+/// Reproduce: `primekit-lab bench td --bits 512,1024,2048,3072,4096`.
 pub const fn trial_division_primes(bits: u64) -> usize {
     // (largest input size in bits, primes), from the table above.
     const BY_SIZE: [(u64, usize); 4] = [(512, 512), (1024, 1024), (3072, 2048), (4096, 4096)];

@@ -154,7 +154,7 @@ impl LucasLadder {
     }
 
     /// (W_m, W_{m+1}) in Montgomery form: W_k = V_k(P', 1), so this is the engine's Q = 1
-    /// ladder ([`lucas_v_vartime`]; one product and one squaring per bit of m, the two run
+    /// ladder (`lucas_v_vartime`; one product and one squaring per bit of m, the two run
     /// together where the context's kernel can interleave them).
     pub fn ladder(&self, m: &[Limb]) -> (Vec<Limb>, Vec<Limb>) {
         lucas_v_vartime(&self.ctx, &self.p_prime, m)

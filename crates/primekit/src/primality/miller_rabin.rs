@@ -236,7 +236,7 @@ impl MillerRabin {
     /// True if n passes every base in `bases` (each as [`Self::passes_vartime`]), in
     /// constant time for a secret n: each batch of bases is one constant-time
     /// exponentiation ([`SharedModulus::pow_ct`], over all limbs of n), then a fixed
-    /// [`CT_SQUARINGS`] squarings whatever s = v2(n - 1) is, those past s - 1 masked out,
+    /// `CT_SQUARINGS` squarings whatever s = v2(n - 1) is, those past s - 1 masked out,
     /// so the running time reveals neither d's length nor s. Lane results are combined
     /// without branches; only the final boolean is revealed.
     ///

@@ -8,7 +8,9 @@ use std::ops::Range;
 /// One group: the product of `primes[range]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WordGroup {
+    /// The product of the group's primes (fits one word).
     pub product: u64,
+    /// Which primes of the list the group holds.
     pub range: Range<usize>,
 }
 

@@ -16,7 +16,7 @@ use crate::arith::limbs::Limb;
 /// Marker for "this prime never strikes" (it divides the step).
 const NEVER: u32 = u32::MAX;
 
-/// `step^-1 mod l` for each sieving prime l ([`NEVER`] where l divides the step): fixed
+/// `step^-1 mod l` for each sieving prime l (`NEVER` where l divides the step): fixed
 /// for a whole search, so computed once per search rather than once per window.
 pub struct StepInverses {
     inv: Vec<u32>,

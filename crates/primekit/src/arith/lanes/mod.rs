@@ -171,7 +171,7 @@ impl SharedModulus {
     /// The IFMA lanes stop paying above 4,096 bits, where the single exponentiation runs
     /// in the context's IFMA domain (same example, 6 constant-time rounds: 31 ms in the
     /// lanes vs 35 ms one at a time at 4,096 bits, 88 vs 41 ms at 4,160, 277 vs 113 ms at
-    /// 6,144, 5.6 vs 1.9 s at 16,384): [`IFMA_WIDE_MAX_LIMBS`].
+    /// 6,144, 5.6 vs 1.9 s at 16,384): `IFMA_WIDE_MAX_LIMBS`.
     pub fn wide_pays(ctx: &MontContext, rounds: usize, timing: Timing) -> bool {
         let min_rounds = match (ctx.kernel(), timing) {
             (Kernel::Ifma, _) if ctx.len() > IFMA_WIDE_MAX_LIMBS => return false,

@@ -309,7 +309,7 @@ pub(crate) enum Reduction {
 ///
 /// Measured per kernel with `cargo test --release -p primekit --lib reduction_crossover
 /// -- --ignored --nocapture` (Montgomery square, schoolbook vs by-products reduction) and
-/// `primekit bench modexp --bits 8192,16384 --interleave` (Intel Xeon Emerald Rapids;
+/// `primekit-lab bench modexp --bits 8192,16384 --interleave` (Intel Xeon Emerald Rapids;
 /// docs/limits.md has the figures). On ADX the by-products reduction pays from 128 limbs
 /// (8,192 bits: 8.1 vs 8.7 us; 16,384 bits: 25.2 vs 36.5 us), on the portable kernel from
 /// 96 (9.4 vs 10.2 us).

@@ -59,8 +59,11 @@ pub const MAX_STEPS: usize = 4096;
 /// One prime power q^k dividing the proven part F of N - 1, with its witness a_q.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Factor {
+    /// The prime q.
     pub q: BigUint,
+    /// Its exponent k in F.
     pub k: u32,
+    /// a_q: a^(N-1) = 1 mod N and gcd(a^((N-1)/q) - 1, N) = 1.
     pub witness: BigUint,
 }
 
@@ -68,7 +71,9 @@ pub struct Factor {
 /// F^2 > N.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PocklingtonStep {
+    /// The number N this step proves prime.
     pub n: BigUint,
+    /// The prime powers of F, each with its witness.
     pub factors: Vec<Factor>,
 }
 
@@ -79,13 +84,21 @@ pub struct PocklingtonStep {
 /// `d` is the CM discriminant the curve was built from: information only, not checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EcppStep {
+    /// The number N this step proves prime.
     pub n: BigUint,
+    /// The curve's coefficient a.
     pub a: BigUint,
+    /// The curve's coefficient b.
     pub b: BigUint,
+    /// m = k q, with m P = O.
     pub m: BigUint,
+    /// The prime q dividing m, proved by a later step.
     pub q: BigUint,
+    /// The point's x coordinate.
     pub x: BigUint,
+    /// The point's y coordinate.
     pub y: BigUint,
+    /// The CM discriminant the curve came from (information only).
     pub d: Option<i64>,
 }
 
@@ -93,7 +106,9 @@ pub struct EcppStep {
 /// primes it relies on are proved by later steps.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
+    /// An N - 1 step (Pocklington).
     Pocklington(PocklingtonStep),
+    /// An elliptic-curve step (ECPP).
     Ecpp(EcppStep),
 }
 
@@ -113,6 +128,7 @@ impl Step {
 pub struct Certificate {
     /// The number it proves prime (`steps[0].n` when there are steps).
     pub prime: BigUint,
+    /// The chain, largest number first.
     pub steps: Vec<Step>,
 }
 
@@ -130,7 +146,12 @@ pub enum CertificateError {
     /// Not a certificate at all (bad JSON, missing field, wrong type, over a cap).
     Malformed(String),
     /// Well formed, but step `step` (0-based) does not prove what it claims.
-    Invalid { step: usize, reason: String },
+    Invalid {
+        /// The failing step, 0-based.
+        step: usize,
+        /// What does not hold.
+        reason: String,
+    },
 }
 
 impl core::fmt::Display for CertificateError {

@@ -90,7 +90,12 @@ pub enum PariExportError {
     /// a chain that does not close).
     Unsupported(String),
     /// Step `step` cannot be written faithfully (PARI would check something else).
-    Inconsistent { step: usize, reason: String },
+    Inconsistent {
+        /// The step, 0-based.
+        step: usize,
+        /// What PARI would check instead.
+        reason: String,
+    },
     /// The N - 1 tree would exceed [`MAX_PARI_BYTES`].
     TooLarge,
 }
