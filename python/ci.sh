@@ -14,8 +14,9 @@
 #    its tag claims), where the documented examples run as doctests.
 #
 # Exits non-zero on any failure, including pytest collecting no tests (exit 5).
-# CARGO_TARGET_DIR, when set, is the build's target dir (a warm one saves the compile);
-# otherwise the build is cold, in the temporary directory.
+# CARGO_TARGET_DIR, when set, is the build's target dir (a warm one saves the compile;
+# the sdist is unpacked in it, under python-sdist/); otherwise the build is cold, in a
+# temporary directory.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 tmp="$(mktemp -d)"
@@ -37,10 +38,20 @@ maturin="$tmp/build/bin/maturin"
 }
 sdists=("$tmp"/sdist/primekit-*.tar.gz)
 [ "${#sdists[@]}" -eq 1 ] && [ -f "${sdists[0]}" ] || fail "expected one sdist, got: ${sdists[*]}"
-mkdir "$tmp/src"
-tar -xzf "${sdists[0]}" -C "$tmp/src"
-src=("$tmp"/src/primekit-*)
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$tmp/target}"
+# With a target dir given, the sdist is unpacked at a fixed place beside it, so that a
+# second run finds the same paths (cargo keys path dependencies by their path) and
+# rebuilds nothing that did not change.
+if [ -n "${CARGO_TARGET_DIR:-}" ]; then
+    [[ $CARGO_TARGET_DIR = /* ]] || export CARGO_TARGET_DIR="$PWD/$CARGO_TARGET_DIR"
+    unpacked="$CARGO_TARGET_DIR/python-sdist"
+else
+    unpacked="$tmp/src"
+    export CARGO_TARGET_DIR="$tmp/target"
+fi
+rm -rf "$unpacked"
+mkdir -p "$unpacked"
+tar -xzf "${sdists[0]}" -C "$unpacked"
+src=("$unpacked"/primekit-*)
 (cd "${src[0]}" && "$maturin" build --release --out "$tmp/dist") || fail "the wheel did not build from the sdist"
 
 wheels=("$tmp"/dist/*.whl)
