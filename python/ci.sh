@@ -75,7 +75,7 @@ EOF
 python3 -m venv "$tmp/venv"
 "$tmp/venv/bin/python" -m pip install --quiet --disable-pip-version-check pytest sympy cryptography
 # ...then everything else in an environment without Rust.
-clean=(env -i HOME="$tmp/home" LANG=C.UTF-8 PATH="$tmp/venv/bin:/usr/bin:/bin" PRIMEKIT="${PRIMEKIT:-}")
+clean=(env -i HOME="$tmp/home" LANG=C.UTF-8 PYTHONDONTWRITEBYTECODE=1 PATH="$tmp/venv/bin:/usr/bin:/bin" PRIMEKIT="${PRIMEKIT:-}")
 mkdir "$tmp/home"
 if found="$("${clean[@]}" bash -c 'command -v cargo; command -v rustc')"; [ -n "$found" ]; then
     fail "the test environment has a Rust toolchain: $found"
@@ -99,7 +99,7 @@ if ! "$py39" -c 'import sys; assert sys.version_info[:2] == (3, 9)' 2>/dev/null;
 fi
 if [ -n "$py39" ] && "$py39" -c 'import sys; assert sys.version_info[:2] == (3, 9)' 2>/dev/null; then
     "$py39" -m venv "$tmp/venv39"
-    clean39=(env -i HOME="$tmp/home" LANG=C.UTF-8 PATH="$tmp/venv39/bin:/usr/bin:/bin")
+    clean39=(env -i HOME="$tmp/home" LANG=C.UTF-8 PYTHONDONTWRITEBYTECODE=1 PATH="$tmp/venv39/bin:/usr/bin:/bin")
     "${clean39[@]}" python -m pip install --quiet --disable-pip-version-check --no-index --no-deps "$wheel"
     "${clean39[@]}" python - <<'EOF' || status=1
 import doctest, sys
