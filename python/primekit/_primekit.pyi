@@ -1,6 +1,6 @@
 """Type stubs for the compiled module (see primekit/__init__.py for the contract)."""
 
-from typing import Literal
+from typing import Literal, final
 
 from ._types import CheckReport
 
@@ -45,6 +45,7 @@ def prev_prime(n: int, /) -> int:
     non-ints (float and bool included).
     """
 
+@final
 class RsaPrivateKey:
     """An RSA private key (PKCS#1 integers) with its PEM encodings."""
 
@@ -160,6 +161,7 @@ def check_rsa(pem: str | bytes, /, *, max_bits: int | None = None) -> CheckRepor
     ('pkcs1', True, 'n_size')
     """
 
+@final
 class DhParameters:
     """Diffie-Hellman parameters: a safe prime p = 2q + 1 (p = 23 mod 24) and g = 2."""
 
