@@ -17,12 +17,26 @@ False
 (1024, True)
 >>> primekit.next_prime(100), primekit.prev_prime(100)
 (101, 97)
+
+The CLI's key-material jobs: ``check_dh`` / ``check_rsa`` audit a PEM file's text
+and return the report of ``primekit check-dh --json`` as a dict;
+``generate_dh_params`` makes the parameters ``primekit dhparam`` writes.
+
+>>> params = primekit.generate_dh_params(1024)
+>>> report = primekit.check_dh(params.pem)
+>>> report["ok"], report["checks"][0]
+(True, {'name': 'p_size', 'status': 'warn', 'passed': True, 'detail': 'p has 1024 bits: below the recommended 2048 bits'})
 """
 
 from ._primekit import (
     MAX_INPUT_BITS,
+    DhParameters,
+    InputError,
     RsaPrivateKey,
     __version__,
+    check_dh,
+    check_rsa,
+    generate_dh_params,
     generate_prime,
     generate_provable_prime,
     generate_rsa_key,
@@ -33,11 +47,20 @@ from ._primekit import (
     prove,
     verify_certificate,
 )
+from ._types import Check, CheckReport, Status
 
 __all__ = [
+    "Check",
+    "CheckReport",
+    "Status",
     "MAX_INPUT_BITS",
+    "DhParameters",
+    "InputError",
     "RsaPrivateKey",
     "__version__",
+    "check_dh",
+    "check_rsa",
+    "generate_dh_params",
     "generate_prime",
     "generate_provable_prime",
     "generate_rsa_key",

@@ -1,5 +1,9 @@
 """Type stubs for the compiled module (see primekit/__init__.py for the contract)."""
 
+from typing import Literal, final
+
+from ._types import CheckReport
+
 MAX_INPUT_BITS: int
 """Largest input, in bits, that is_prime accepts (32768)."""
 
@@ -41,6 +45,7 @@ def prev_prime(n: int, /) -> int:
     non-ints (float and bool included).
     """
 
+@final
 class RsaPrivateKey:
     """An RSA private key (PKCS#1 integers) with its PEM encodings."""
 
@@ -73,11 +78,15 @@ def generate_provable_prime(
     the same seed always giving the same prime. At most one of the three.
     """
 
-def prove(n: int, /, *, jobs: int = 1, max_seconds: float | None = None) -> str:
+def prove(n: int, /, *, jobs: int = 1, max_seconds: float | None = None, format: Literal["json", "pari"] = "json") -> str:
     """Return the JSON certificate proving n prime (ECPP where n - 1 does not factor).
 
-    Raises ValueError if n is composite (saying how), negative or over 16,384 bits;
-    TimeoutError when max_seconds passed first; RuntimeError when no proof was found.
+    format="pari": a GP expression for PARI/GP's primecertisvalid (elliptic-curve
+    steps only), as `primekit prove --format pari`.
+
+    Raises ValueError if n is composite (saying how), negative or over 16,384 bits, for
+    an unknown format, and with format="pari" below 2**64; TimeoutError when
+    max_seconds passed first; RuntimeError when no proof was found.
 
     >>> import json, primekit
     >>> cert = primekit.prove(2**127 - 1)
@@ -88,3 +97,101 @@ def prove(n: int, /, *, jobs: int = 1, max_seconds: float | None = None) -> str:
 def verify_certificate(cert: str | bytes, /, n: int | None = None, *, max_work: int | None = None) -> bool:
     """Return True if cert is a valid primality certificate (of n, when given) whose
     estimated checking work is at most max_work (default 2^41)."""
+
+class InputError(ValueError):
+    """The PEM text could not be audited (check_dh, check_rsa).
+
+    `kind` names the reason as the CLI's --json `error_kind` does: "too_large"
+    (over 1 MiB), "not_pem", "wrong_label", "pem", "der", "unsupported" (encrypted or
+    non-RSA key), "over_limit" (a number wider than max_bits), "limit".
+    """
+
+    kind: str
+
+def check_dh(
+    pem: str | bytes,
+    /,
+    *,
+    max_bits: int | None = None,
+    cert: str | bytes | None = None,
+    prove: bool = False,
+    max_seconds: float = 300.0,
+    jobs: int = 1,
+    max_work: int | None = None,
+) -> CheckReport:
+    """Audit DH parameters (PKCS #3 or X9.42 PEM): the report of `primekit check-dh --json`.
+
+    The report is a dict: `format`, `ok` (every check passed, warnings allowed) and
+    `checks`, each `{"name", "status", "passed", "detail"}`, status "pass", "warn",
+    "fail" or "skip". max_bits caps p and q (default 10000); cert (certificate JSON)
+    adds the check `certificate`; prove=True adds `p_proof` and `q_proof` (searched for
+    at most max_seconds with `jobs` threads); max_work caps the certificate's checking
+    work (default 2^41).
+
+    Raises TypeError if pem or cert is neither str nor bytes (or max_bits, jobs not
+    ints), InputError (a ValueError) if the text cannot be audited, ValueError for a
+    negative max_bits or jobs, or a max_seconds that is not positive.
+
+    >>> import primekit
+    >>> params = primekit.generate_dh_params(512)
+    >>> report = primekit.check_dh(params.pem)
+    >>> report["format"], report["ok"]
+    ('pkcs3', False)
+    >>> [(c["name"], c["status"]) for c in report["checks"]]
+    [('p_size', 'fail'), ('p_prime', 'pass'), ('p_safe_prime', 'pass'), ('g_range', 'pass'), ('g_order', 'pass')]
+    >>> primekit.check_dh("not a PEM file")
+    Traceback (most recent call last):
+    ...
+    primekit.InputError: not a PEM file: ...
+    """
+
+def check_rsa(pem: str | bytes, /, *, max_bits: int | None = None) -> CheckReport:
+    """Audit an RSA private key (PKCS #1 or unencrypted PKCS #8 PEM): the report of
+    `primekit check-rsa --json` (keys as check_dh). max_bits caps every integer of the
+    key (default 16384). Variable-time: audit keys you hold.
+
+    Raises TypeError if pem is neither str nor bytes, InputError (a ValueError) if the
+    text cannot be audited (encrypted and non-RSA keys included), ValueError for a
+    negative max_bits.
+
+    >>> import primekit
+    >>> key = primekit.generate_rsa_key(2048)
+    >>> report = primekit.check_rsa(key.private_pem("pkcs1"))
+    >>> report["format"], report["ok"], report["checks"][0]["name"]
+    ('pkcs1', True, 'n_size')
+    """
+
+@final
+class DhParameters:
+    """Diffie-Hellman parameters: a safe prime p = 2q + 1 (p = 23 mod 24) and g = 2."""
+
+    p: int
+    g: int
+    q: int
+    """(p - 1) / 2, prime: the order of the subgroup g generates."""
+    bits: int
+    pem: str
+    """PKCS #3 `DH PARAMETERS` PEM, as `openssl dhparam` writes."""
+    certificate: str | None
+    """With provable=True the JSON certificate proving p and q prime, else None."""
+
+def generate_dh_params(bits: int, /, *, provable: bool = False, jobs: int = 1) -> DhParameters:
+    """Return DH parameters as `primekit dhparam` makes them: a random safe prime p of
+    exactly `bits` bits with p = 23 (mod 24), and g = 2.
+
+    provable=True proves p and q prime and sets `certificate`; otherwise both are prime
+    with error probability at most 2**-128. `jobs` threads race on a probable search.
+
+    Raises TypeError for a non-int bits or jobs (float and bool included), ValueError
+    if bits is outside 64..=8192 (67.. with provable=True) or jobs outside 1..=1024,
+    OSError if the OS random generator fails.
+
+    >>> import primekit
+    >>> params = primekit.generate_dh_params(256, provable=True)
+    >>> params.bits, params.g, params.p % 24, params.q == (params.p - 1) // 2
+    (256, 2, 23, True)
+    >>> params.pem.splitlines()[0]
+    '-----BEGIN DH PARAMETERS-----'
+    >>> primekit.verify_certificate(params.certificate, params.p)
+    True
+    """

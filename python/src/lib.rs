@@ -8,6 +8,7 @@ mod certificates;
 mod convert;
 mod errors;
 mod generators;
+mod keys;
 mod rsa;
 
 use convert::signed_int_arg;
@@ -49,6 +50,7 @@ fn _primekit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(is_prime, m)?)?;
     generators::register(m)?;
     rsa::register(m)?;
+    keys::register(m)?;
     certificates::register(m)?;
     m.add("MAX_INPUT_BITS", primekit::MAX_INPUT_BITS)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

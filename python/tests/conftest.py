@@ -1,7 +1,10 @@
-"""Shared fixtures: the third-party corpus of the Rust crate and a seeded RNG."""
+"""Shared fixtures: the third-party corpus of the Rust crate, a seeded RNG, the CLI."""
 
+import json
+import os
 import pathlib
 import random
+import subprocess
 
 import pytest
 
@@ -23,3 +26,19 @@ def rng():
     seed = random.randrange(2**32)
     print(f"rng seed {seed}")  # shown on failure, to reproduce
     return random.Random(seed)
+
+
+@pytest.fixture(scope="session")
+def cli():
+    """The primekit CLI to compare with: $PRIMEKIT (the test command exports it)."""
+    path = os.environ.get("PRIMEKIT")
+    if not path or not os.access(path, os.X_OK):
+        pytest.skip("no CLI to compare with: set PRIMEKIT to the primekit binary (the test command exports it)")
+    return path
+
+
+def cli_json(cli, *args):
+    """`primekit ARGS --json`: (the one JSON object printed, exit status)."""
+    out = subprocess.run([cli, *map(str, args), "--json"], capture_output=True, text=True, timeout=600)
+    assert out.stdout.count("\n") == 1, (args, out.stdout, out.stderr)
+    return json.loads(out.stdout), out.returncode

@@ -6,6 +6,7 @@ import json
 import pathlib
 
 import primekit
+from conftest import cli_json
 
 CHECKER = pathlib.Path(__file__).resolve().parents[2] / "tools" / "verify_cert.py"
 
@@ -111,3 +112,49 @@ def test_prove_refuses_composites_and_bad_arguments():
         primekit.prove(-7)
     with pytest.raises(TimeoutError):
         primekit.prove(primekit.next_prime(2**1500), max_seconds=0.001)
+
+
+# n - 1 = 2 q1 q2 with q1, q2 primes of 127 and 128 bits (as above).
+ECPP_PRIME = 80953521711263782230960743696076698374083502729187467626492463668473356425299
+
+
+def test_prove_matches_cli(cli):
+    """primekit.prove and `primekit prove --json` on the same numbers: both prove the
+    prime (each certificate accepted by both checkers) and refuse the composite."""
+    checker = independent()
+    want, code = cli_json(cli, "prove", ECPP_PRIME)
+    assert code == 0 and want["result"] == "proven"
+    got = primekit.prove(ECPP_PRIME)
+    for cert in (got, want["certificate"]):
+        assert primekit.verify_certificate(cert, ECPP_PRIME)
+        prime, steps = checker.parse(cert.encode())
+        assert prime == ECPP_PRIME
+        checker.check(steps, ECPP_PRIME)
+    assert len(json.loads(got)["steps"]) == want["steps"]
+    composite = (2**89 - 1) * (2**107 - 1)
+    want, code = cli_json(cli, "prove", composite)
+    assert code == 1 and want["result"] == "composite"
+    import pytest
+
+    with pytest.raises(ValueError, match="composite"):
+        primekit.prove(composite)
+
+
+def test_prove_pari_format_checked_by_gp():
+    import shutil
+    import subprocess
+
+    import pytest
+
+    text = primekit.prove(ECPP_PRIME, format="pari")
+    assert text.startswith("[") and str(ECPP_PRIME) in text
+    with pytest.raises(ValueError, match="format must be"):
+        primekit.prove(ECPP_PRIME, format="der")
+    with pytest.raises(ValueError, match="PARI"):
+        primekit.prove(97, format="pari")  # below 2^64: no steps, nothing to write
+    gp = shutil.which("gp")
+    if not gp:
+        pytest.skip("no PARI/GP (gp) to check the certificate")
+    script = f"print(primecertisvalid({text}))\n"
+    out = subprocess.run([gp, "-q", "-f", "--default", "parisizemax=256M"], input=script, capture_output=True, text=True, timeout=300)
+    assert out.stdout.strip() == "1", out.stdout + out.stderr
