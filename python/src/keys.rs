@@ -11,8 +11,6 @@
 
 use crate::convert::{bits_arg, int_arg};
 use crate::errors::to_py_err;
-use der::asn1::UintRef;
-use der::Encode;
 use num_bigint::{BigUint, Sign};
 use primekit::certificate::ProveOptions;
 use primekit::keys::{self, CheckReport, Limits, MAX_INPUT_BYTES};
@@ -253,30 +251,6 @@ impl DhParameters {
     }
 }
 
-/// PEM text of PKCS #3 parameters (p, g = 2); privateValueLength omitted, as OpenSSL does.
-fn dh_pem(p: &BigUint) -> Result<String, String> {
-    let pb = p.to_bytes_be();
-    let params = keys::dh::DhParameter {
-        prime: UintRef::new(&pb).map_err(|e| e.to_string())?,
-        base: UintRef::new(&[2]).map_err(|e| e.to_string())?,
-        private_value_length: None,
-    };
-    let der = params.to_der().map_err(|e| e.to_string())?;
-    pem_rfc7468::encode_string(keys::dh::PKCS3_LABEL, pem_rfc7468::LineEnding::LF, &der).map_err(|e| e.to_string())
-}
-
-/// A provable safe prime p = 7 (mod 8), so that g = 2 generates the subgroup of order q
-/// as for the probable groups; about one safe prime in two qualifies.
-fn provable_group(bits: u32) -> Result<(BigUint, primekit::certificate::Certificate), primekit::Error> {
-    for _ in 0..64 {
-        let (p, cert) = primekit::generate_provable_safe_prime(bits)?;
-        if (&p % 8u8) == BigUint::from(7u8) {
-            return Ok((p, cert));
-        }
-    }
-    Err(primekit::Error::SelfTestFailed("64 provable safe primes in a row were 3 mod 8".into()))
-}
-
 /// Generate Diffie-Hellman parameters, as `primekit dhparam` (and `openssl dhparam`):
 /// a random safe prime p of exactly `bits` bits with p = 23 (mod 24), and g = 2, which
 /// then generates the subgroup of prime order q = (p - 1) / 2. Returns a DhParameters
@@ -310,14 +284,14 @@ fn generate_dh_params(py: Python<'_>, bits: &Bound<'_, PyAny>, provable: bool, j
     let (p, cert) = py
         .detach(|| {
             if provable {
-                provable_group(bits).map(|(p, c)| (p, Some(primekit::certificate::to_json(&c))))
+                keys::dh_params::generate_provable_group(bits).map(|(p, c)| (p, Some(primekit::certificate::to_json(&c))))
             } else {
                 let opts = primekit::PrimeOptions::new(bits).safe(true).congruence(BigUint::from(24u8), BigUint::from(23u8)).jobs(jobs);
                 primekit::generate_prime_with(&opts).map(|p| (p, None))
             }
         })
         .map_err(to_py_err)?;
-    let pem = dh_pem(&p).map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(format!("encoding the parameters failed: {e}")))?;
+    let pem = keys::dh_params::params_pem(&p, &BigUint::from(2u8)).map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(format!("encoding the parameters failed: {e}")))?;
     Ok(DhParameters { p, pem, certificate: cert })
 }
 

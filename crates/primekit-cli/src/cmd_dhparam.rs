@@ -9,8 +9,6 @@
 use crate::cmd_gen::{exit_for, with_progress};
 use crate::files::Output;
 use clap::Args as ClapArgs;
-use der::asn1::UintRef;
-use der::{Encode, Sequence};
 use num_bigint::BigUint;
 use primekit::{PrimeOptions, MAX_GEN_BITS};
 use std::io::IsTerminal;
@@ -44,35 +42,6 @@ pub struct Args {
     json: bool,
 }
 
-/// PKCS #3 DHParameter ::= SEQUENCE { prime INTEGER, base INTEGER } (the optional
-/// privateValueLength is omitted, as OpenSSL omits it).
-#[derive(Sequence)]
-struct DhParameter<'a> {
-    prime: UintRef<'a>,
-    base: UintRef<'a>,
-}
-
-/// PEM text of the DH parameters (p, g).
-pub fn dh_params_pem(p: &BigUint, g: u32) -> Result<String, String> {
-    let pb = p.to_bytes_be();
-    let gb = BigUint::from(g).to_bytes_be();
-    let params = DhParameter { prime: UintRef::new(&pb).map_err(|e| e.to_string())?, base: UintRef::new(&gb).map_err(|e| e.to_string())? };
-    let der = params.to_der().map_err(|e| e.to_string())?;
-    pem_rfc7468::encode_string("DH PARAMETERS", pem_rfc7468::LineEnding::LF, &der).map_err(|e| e.to_string())
-}
-
-/// A provable safe prime p = 7 (mod 8), so that g = 2 generates the subgroup of order
-/// q = (p-1)/2 as for the probable groups; about one safe prime in two qualifies.
-fn provable_group(bits: u32) -> Result<(BigUint, primekit::certificate::Certificate), primekit::Error> {
-    for _ in 0..64 {
-        let (p, cert) = primekit::generate_provable_safe_prime(bits)?;
-        if (&p % 8u8) == BigUint::from(7u8) {
-            return Ok((p, cert));
-        }
-    }
-    Err(primekit::Error::SelfTestFailed("64 provable safe primes in a row were 3 mod 8".into()))
-}
-
 pub fn run(a: Args) -> ExitCode {
     if !(MIN_DH_BITS..=MAX_GEN_BITS).contains(&a.bits) {
         eprintln!("primekit dhparam: --bits must be in {MIN_DH_BITS}..={MAX_GEN_BITS} (got {})", a.bits);
@@ -87,7 +56,7 @@ pub fn run(a: Args) -> ExitCode {
     let opts = PrimeOptions::new(a.bits).safe(true).congruence(BigUint::from(24u8), BigUint::from(23u8)).jobs(a.jobs);
     let show = a.bits >= 1536 && std::io::stderr().is_terminal();
     let generated = if a.provable {
-        provable_group(a.bits).map(|(p, cert)| (p, Some(cert)))
+        primekit::keys::dh_params::generate_provable_group(a.bits).map(|(p, cert)| (p, Some(cert)))
     } else {
         with_progress(show, |probe| primekit::hazmat::gen::generate_prime_probed(&opts, probe)).map(|p| (p, None))
     };
@@ -101,7 +70,7 @@ pub fn run(a: Args) -> ExitCode {
             return ExitCode::from(1);
         }
     }
-    let pem = match dh_params_pem(&p, 2) {
+    let pem = match primekit::keys::dh_params::params_pem(&p, &BigUint::from(2u8)) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("primekit dhparam: encoding failed: {e}");

@@ -30,6 +30,7 @@
 #![forbid(unsafe_code)]
 
 pub mod dh;
+pub mod dh_params;
 mod input;
 mod limits;
 pub mod named_groups;
