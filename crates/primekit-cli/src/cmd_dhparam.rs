@@ -9,8 +9,6 @@
 use crate::cmd_gen::{exit_for, with_progress};
 use crate::files::Output;
 use clap::Args as ClapArgs;
-use der::asn1::UintRef;
-use der::{Encode, Sequence};
 use num_bigint::BigUint;
 use primekit::{PrimeOptions, MAX_GEN_BITS};
 use std::io::IsTerminal;
@@ -42,23 +40,6 @@ pub struct Args {
     /// One JSON object: {"command":"dhparam","bits","g","p","file","pem"} (pem only without --out).
     #[arg(long)]
     json: bool,
-}
-
-/// PKCS #3 DHParameter ::= SEQUENCE { prime INTEGER, base INTEGER } (the optional
-/// privateValueLength is omitted, as OpenSSL omits it).
-#[derive(Sequence)]
-struct DhParameter<'a> {
-    prime: UintRef<'a>,
-    base: UintRef<'a>,
-}
-
-/// PEM text of the DH parameters (p, g).
-pub fn dh_params_pem(p: &BigUint, g: u32) -> Result<String, String> {
-    let pb = p.to_bytes_be();
-    let gb = BigUint::from(g).to_bytes_be();
-    let params = DhParameter { prime: UintRef::new(&pb).map_err(|e| e.to_string())?, base: UintRef::new(&gb).map_err(|e| e.to_string())? };
-    let der = params.to_der().map_err(|e| e.to_string())?;
-    pem_rfc7468::encode_string("DH PARAMETERS", pem_rfc7468::LineEnding::LF, &der).map_err(|e| e.to_string())
 }
 
 /// A provable safe prime p = 7 (mod 8), so that g = 2 generates the subgroup of order
@@ -101,7 +82,7 @@ pub fn run(a: Args) -> ExitCode {
             return ExitCode::from(1);
         }
     }
-    let pem = match dh_params_pem(&p, 2) {
+    let pem = match primekit::keys::dh::to_pkcs3_pem(&p, &BigUint::from(2u8)) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("primekit dhparam: encoding failed: {e}");

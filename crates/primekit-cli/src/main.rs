@@ -24,7 +24,6 @@ mod numio;
 mod plot;
 mod plots;
 mod render_pga;
-mod report_json;
 mod watch;
 
 use clap::{CommandFactory, Parser, Subcommand};
