@@ -114,7 +114,7 @@ const char *primekit_version(void);
 // kernel this CPU lacks (every other function then fails the same way).
 //
 // # Safety
-// `name` is NULL or writable.
+// `name` is writable (NULL gives PRIMEKIT_ERR_NULL).
 int primekit_kernel(const char **name);
 
 // A static description of a status code ("unknown status code" for any other value).

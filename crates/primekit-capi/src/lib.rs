@@ -88,7 +88,7 @@ pub extern "C" fn primekit_version() -> *const c_char {
 /// kernel this CPU lacks (every other function then fails the same way).
 ///
 /// # Safety
-/// `name` is NULL or writable.
+/// `name` is writable (NULL gives PRIMEKIT_ERR_NULL).
 #[no_mangle]
 pub unsafe extern "C" fn primekit_kernel(name: *mut *const c_char) -> c_int {
     guard(|| {
