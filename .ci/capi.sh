@@ -53,6 +53,10 @@ for exe in example example-static; do
 done
 python3 -c 'import sys; sys.exit(open("examples/c/example.c").read() not in open("README.md").read())'
 "$work/header-cpp"
+# A PRIMEKIT_KERNEL this CPU cannot run is an error code, not a crash.
+status=0
+PRIMEKIT_KERNEL=no-such-kernel "$work/header-cpp" 2>/dev/null || status=$?
+[ "$status" -eq 1 ] || { echo "capi: PRIMEKIT_KERNEL=no-such-kernel gave exit status $status, not PRIMEKIT_ERR_KERNEL's 1" >&2; exit 1; }
 
 # Inputs made by OpenSSL for the audits.
 openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$out/ossl-rsa.pem" 2>/dev/null
