@@ -47,12 +47,15 @@ thread_local! {
 fn set_last_error(message: &str) {
     // A message with an interior NUL (it could quote caller input) is cut there.
     let text = CString::new(message.split('\0').next().unwrap_or_default()).unwrap_or_default();
-    LAST_ERROR.with(|m| *m.borrow_mut() = text);
+    // try_with: during the thread's exit (a C thread-local destructor calling in) the
+    // message is gone; the status code still tells.
+    let _ = LAST_ERROR.try_with(|m| *m.borrow_mut() = text);
 }
 
-/// The calling thread's last error message; valid until its next call into the library.
+/// The calling thread's last error message; valid until its next call into the library
+/// ("" once the thread's own storage has been torn down at its exit).
 pub fn last_error() -> *const c_char {
-    LAST_ERROR.with(|m| m.borrow().as_ptr())
+    LAST_ERROR.try_with(|m| m.borrow().as_ptr()).unwrap_or(c"".as_ptr())
 }
 
 /// Runs one entry point: its status code, with no panic crossing into C (a panic is
