@@ -24,7 +24,9 @@ export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 export LD_LIBRARY_PATH="$prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 version="$(pkg-config --modversion primekit)"
 [ "$(readlink "$prefix/lib/libprimekit.so")" = libprimekit.so.0 ]
-readelf -d "$prefix/lib/libprimekit.so.$version" | grep -q 'SONAME.*\[libprimekit\.so\.0\]'
+# (Outputs are captured before grep -q reads them: with pipefail, a writer cut off by
+# grep's early exit would fail the pipeline.)
+grep -q 'SONAME.*\[libprimekit\.so\.0\]' <<<"$(readelf -d "$prefix/lib/libprimekit.so.$version")"
 
 # shellcheck disable=SC2046 # pkg-config's output is a list of flags.
 build() { # build OUTPUT SOURCE [CFLAGS...]
@@ -42,14 +44,14 @@ g++ -std=c++11 -Wall -Wextra -Werror -pedantic -o "$work/header-cpp" examples/c/
 # The static library with pkg-config's private libraries, and no shared one in reach.
 # shellcheck disable=SC2046
 cc -std=c11 -Wall -Werror -o "$work/example-static" examples/c/example.c $(pkg-config --cflags primekit) "$prefix/lib/libprimekit.a" $(pkg-config --static --libs-only-l primekit | sed 's/-lprimekit//')
-if ldd "$work/example-static" | grep -q libprimekit; then echo "capi: the static example loads libprimekit.so" >&2; exit 1; fi
+if grep -q libprimekit <<<"$(ldd "$work/example-static")"; then echo "capi: the static example loads libprimekit.so" >&2; exit 1; fi
 
 # The README's example (examples/c/example.c), linked both ways: "prime", then DH
 # parameters that OpenSSL checks; the README must show the file as it is.
 for exe in example example-static; do
     "$work/$exe" > "$out/$exe.txt"
     [ "$(head -n 1 "$out/$exe.txt")" = prime ]
-    tail -n +2 "$out/$exe.txt" | openssl dhparam -check -noout 2>&1 | grep -q "DH parameters appear to be ok"
+    grep -q "DH parameters appear to be ok" <<<"$(tail -n +2 "$out/$exe.txt" | openssl dhparam -check -noout 2>&1)"
 done
 python3 -c 'import sys; sys.exit(open("examples/c/example.c").read() not in open("README.md").read())'
 "$work/header-cpp"
@@ -71,13 +73,13 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 "$work/threads-asan"
 # OpenSSL agrees with what the library made: every prime (and (p - 1) / 2 of each safe
 # prime) is prime, the RSA keys and the DH group pass OpenSSL's own checks.
 while read -r hex; do
-    openssl prime -hex "$hex" | grep -q "is prime" || { echo "capi: openssl says $hex is not prime" >&2; exit 1; }
+    grep -q "is prime" <<<"$(openssl prime -hex "$hex")" || { echo "capi: openssl says $hex is not prime" >&2; exit 1; }
 done < <(cat "$out/primes.hex" "$out/safe.hex")
 [ "$(cat "$out/primes.hex" "$out/safe.hex" | wc -l)" -eq 8 ]
 openssl pkey -in "$out/rsa-pkcs8.pem" -check -noout >/dev/null
 openssl rsa -in "$out/rsa-pkcs1.pem" -check -noout >/dev/null
-openssl rsa -in "$out/rsa-pkcs1.pem" -text -noout | grep -q "publicExponent: 65539"
-openssl dhparam -in "$out/dh.pem" -check -noout 2>&1 | grep -q "DH parameters appear to be ok"
+grep -q "publicExponent: 65539" <<<"$(openssl rsa -in "$out/rsa-pkcs1.pem" -text -noout)"
+grep -q "DH parameters appear to be ok" <<<"$(openssl dhparam -in "$out/dh.pem" -check -noout 2>&1)"
 
 # The library's audit JSON is the CLI's --json without "file".
 if [ -n "${PRIMEKIT:-}" ]; then
