@@ -21,6 +21,7 @@ step cargo test --release --workspace
 target_dir="${CARGO_TARGET_DIR:-target}"
 [[ $target_dir = /* ]] || target_dir="$PWD/$target_dir"
 export PRIMEKIT="$target_dir/release/primekit" PRIMEKIT_LAB="$target_dir/release/primekit-lab"
+step bash .ci/capi.sh  # the C library, installed with pkg-config, from C, C++, threads and ASan (docs/capi.md)
 step bash .ci/kernels.sh
 step bash .ci/cli-install.sh
 step bash python/ci.sh

@@ -291,7 +291,7 @@ fn generate_dh_params(py: Python<'_>, bits: &Bound<'_, PyAny>, provable: bool, j
             }
         })
         .map_err(to_py_err)?;
-    let pem = keys::dh_params::params_pem(&p, &BigUint::from(2u8)).map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(format!("encoding the parameters failed: {e}")))?;
+    let pem = keys::dh::to_pkcs3_pem(&p, &BigUint::from(2u8)).map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(format!("encoding the parameters failed: {e}")))?;
     Ok(DhParameters { p, pem, certificate: cert })
 }
 

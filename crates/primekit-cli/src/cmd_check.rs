@@ -139,7 +139,7 @@ pub fn run(kind: Kind, a: CheckArgs) -> ExitCode {
     match audit(kind, &a, max_work) {
         Ok(report) => {
             if a.json {
-                let mut v = crate::report_json::report_json(&report);
+                let mut v = report.to_json();
                 let obj = v.as_object_mut().expect("report JSON is an object");
                 obj.insert("command".into(), Value::from(kind.command()));
                 obj.insert("file".into(), Value::from(file));

@@ -70,7 +70,7 @@ pub fn run(a: Args) -> ExitCode {
             return ExitCode::from(1);
         }
     }
-    let pem = match primekit::keys::dh_params::params_pem(&p, &BigUint::from(2u8)) {
+    let pem = match primekit::keys::dh::to_pkcs3_pem(&p, &BigUint::from(2u8)) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("primekit dhparam: encoding failed: {e}");

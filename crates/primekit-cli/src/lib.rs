@@ -15,7 +15,6 @@ mod cmd_prove;
 mod cmd_test;
 pub mod files;
 mod numio;
-mod report_json;
 mod watch;
 
 use clap::{Parser, Subcommand};

@@ -334,7 +334,6 @@ fn unsupported_and_malformed_rsa_inputs() {
     assert!(matches!(check_rsa_pem(cut), Err(InputError::Pem(_))));
 }
 
-/// The JSON rendering of the same report is tested in the CLI (`report_json`).
 #[test]
 fn text_rendering_has_stable_lines() {
     let r = check_dh_pem(&x942(&(hex(MODP2048_P) * 3u32), &BigUint::from(2u32), &BigUint::from(2u32), None)).unwrap();
@@ -347,6 +346,40 @@ fn text_rendering_has_stable_lines() {
     assert!(c.detail.contains("composite"));
     assert!(r.to_text().contains("FAIL  p_prime: p is composite"));
     assert!(r.to_text().contains("result: FAILED"));
+}
+
+#[test]
+fn json_rendering_has_stable_keys() {
+    // Stated with q = 2 (which divides p - 1), so that p itself is tested.
+    let r = check_dh_pem(&x942(&(hex(MODP2048_P) * 3u32), &BigUint::from(2u32), &BigUint::from(2u32), None)).unwrap();
+    let v = r.to_json();
+    assert_eq!(v["format"], "x9.42");
+    assert_eq!(v["ok"], false);
+    let c = &v["checks"][1];
+    assert_eq!(c["name"], "p_prime");
+    assert_eq!(c["status"], "fail");
+    assert_eq!(c["passed"], false);
+    assert!(c["detail"].as_str().unwrap().contains("composite"));
+    // Exactly these keys, in serde_json's (alphabetical) order.
+    let text = v.to_string();
+    assert!(
+        text.starts_with(
+            r#"{"checks":[{"detail":"p has 2050 bits: at least the recommended 2048 bits","name":"p_size","passed":true,"status":"pass"},"#
+        ),
+        "{text}"
+    );
+    assert!(text.ends_with(r#"],"format":"x9.42","ok":false}"#), "{text}");
+}
+
+#[test]
+fn pkcs3_pem_round_trips_through_the_audit() {
+    use primekit::keys::dh::{parse_dh_pem, to_pkcs3_pem};
+    let (p, g) = (hex(MODP2048_P), BigUint::from(2u32));
+    let pem = to_pkcs3_pem(&p, &g).unwrap();
+    assert!(pem.starts_with("-----BEGIN DH PARAMETERS-----\n") && pem.ends_with("-----END DH PARAMETERS-----\n"), "{pem}");
+    let d = parse_dh_pem(pem.as_bytes()).unwrap();
+    assert_eq!((d.format, &d.p, &d.g, &d.q), ("pkcs3", &p, &g, &None));
+    assert!(check_dh_pem(pem.as_bytes()).unwrap().ok());
 }
 
 #[test]

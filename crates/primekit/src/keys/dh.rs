@@ -93,6 +93,20 @@ pub struct DhParams {
     pub private_value_length: Option<BigUint>,
 }
 
+/// The PKCS#3 `DH PARAMETERS` PEM block of (p, g), as `openssl dhparam` writes it
+/// (`privateValueLength` omitted, as OpenSSL omits it). The error, an encoder failure,
+/// is not expected for any p and g.
+pub fn to_pkcs3_pem(p: &BigUint, g: &BigUint) -> Result<String, Error> {
+    use der::Encode;
+    let encoding = |e: der::Error| Error::InvalidArgument(format!("DH parameters cannot be encoded: {e}"));
+    let (pb, gb) = (p.to_bytes_be(), g.to_bytes_be());
+    let params =
+        DhParameter { prime: UintRef::new(&pb).map_err(encoding)?, base: UintRef::new(&gb).map_err(encoding)?, private_value_length: None };
+    let der = params.to_der().map_err(encoding)?;
+    pem_rfc7468::encode_string(PKCS3_LABEL, pem_rfc7468::LineEnding::LF, &der)
+        .map_err(|e| Error::InvalidArgument(format!("PEM encoding failed: {e}")))
+}
+
 /// Parses a PEM file's bytes (see module docs for the accepted labels).
 pub fn parse_dh_pem(bytes: &[u8]) -> Result<DhParams, InputError> {
     let (label, der) = decode_pem(bytes, &[PKCS3_LABEL, X942_LABEL])?;

@@ -1,6 +1,6 @@
-//! The result of an audit: named checks with verdicts, rendered as text. The CLI renders
-//! the same fields as JSON (`primekit-cli`'s `report_json`, `docs/json.md`); names and
-//! status strings here are that format's stable values.
+//! The result of an audit: named checks with verdicts, rendered as text or as JSON
+//! ([`CheckReport::to_json`], the object `check-dh` / `check-rsa --json` print,
+//! `docs/json.md`); names and status strings here are that format's stable values.
 
 /// Verdict of one check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +83,20 @@ impl CheckReport {
     /// The check called `name`, if present.
     pub fn get(&self, name: &str) -> Option<&Check> {
         self.checks.iter().find(|c| c.name == name)
+    }
+
+    /// The report as JSON. Shape (stable; keys are only ever added, never renamed or
+    /// removed): `{"format": "...", "ok": bool, "checks": [{"name": "...", "status":
+    /// "pass"|"warn"|"fail"|"skip", "passed": bool, "detail": "..."}]}`. `passed` is true
+    /// for `pass` and `warn`; `ok` is true when every check passed.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::json;
+        let checks: Vec<serde_json::Value> = self
+            .checks
+            .iter()
+            .map(|c| json!({"name": c.name, "status": c.status.as_str(), "passed": c.passed(), "detail": c.detail}))
+            .collect();
+        json!({"format": self.format, "ok": self.ok(), "checks": checks})
     }
 
     /// One line per check (`FAIL  p_prime: ...`) then a verdict line.
