@@ -42,6 +42,7 @@ impl NamedGroup {
             "modp_3072" => include_str!("named_groups/modp_3072.json"),
             "ffdhe2048" => include_str!("named_groups/ffdhe2048.json"),
             "ffdhe3072" => include_str!("named_groups/ffdhe3072.json"),
+            "ffdhe4096" => include_str!("named_groups/ffdhe4096.json"),
             _ => return None,
         })
     }
