@@ -22,6 +22,8 @@ target_dir="${CARGO_TARGET_DIR:-target}"
 [[ $target_dir = /* ]] || target_dir="$PWD/$target_dir"
 export PRIMEKIT="$target_dir/release/primekit"
 step bash .ci/kernels.sh
+# Constant-time timing tests (dudect style) on every kernel, the leaky control included.
+step bash .ci/timing.sh
 step bash python/ci.sh
 step bash .ci/extra.sh
 echo "ci-time: total $SECONDS s"

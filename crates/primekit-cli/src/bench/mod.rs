@@ -5,6 +5,7 @@
 
 pub mod adversarial;
 pub mod cpu_clock;
+mod ct;
 pub mod emit;
 mod gen;
 mod hw_lucas;
@@ -65,6 +66,8 @@ pub enum BenchCmd {
     Rsa(rsa::Args),
     /// NIST Lucas (Le Masle et al. 2011, Alg. 2) on the inputs of an RTL vector file: the CPU side of Tables I-II.
     HwLucas(hw_lucas::Args),
+    /// Constant-time timing tests (dudect: fixed vs random secret, Welch's t) of every `_ct` entry point on the process kernel; exit 1 on a leak.
+    Ct(ct::Args),
     /// Worst-case `is_prime` time per size (one round x the rounds a prime pays), for docs/limits.md.
     WorstCase(worst_case::Args),
 }
@@ -89,6 +92,7 @@ pub fn run(cmd: BenchCmd) -> ExitCode {
         BenchCmd::Rsa(a) => rsa::run(a),
         BenchCmd::Provable(a) => provable::run(a),
         BenchCmd::Prove(a) => prove::run(a),
+        BenchCmd::Ct(a) => ct::run(a),
     }
 }
 
