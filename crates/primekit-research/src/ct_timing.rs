@@ -413,6 +413,44 @@ impl Target for Candidate {
     }
 }
 
+/// [`Candidate`] without its set-up: `MillerRabin::passes_all_ct` on the process kernel,
+/// the `MillerRabin` of the secret candidate and its random bases prepared untimed (the
+/// lanes of the kernel, as the generators use them). Separates the rounds from the
+/// set-up on the secret candidate.
+pub struct CandidateRounds {
+    bits: usize,
+    rounds: u32,
+    prime: BigUint,
+}
+
+impl CandidateRounds {
+    pub fn new(bits: usize, rounds: u32) -> Result<Self, Error> {
+        Ok(CandidateRounds { bits, rounds, prime: primekit::generate_prime(bits as u32)? })
+    }
+}
+
+impl Target for CandidateRounds {
+    type Input = (MillerRabin, Vec<Vec<Limb>>);
+    fn name(&self) -> &'static str {
+        "passes_all_ct"
+    }
+    fn detail(&self) -> String {
+        format!("candidate of {} bits secret, {} random bases, set-up untimed", self.bits, self.rounds)
+    }
+    fn prepare(&mut self, class: Class, rng: &mut ChaCha20Rng) -> (MillerRabin, Vec<Vec<Limb>>) {
+        let n = match class {
+            Class::Fixed => self.prime.clone(),
+            Class::Random => random_odd(self.bits, rng),
+        };
+        let mr = MillerRabin::new(&n).expect("odd candidate of a valid size");
+        let bases = (0..self.rounds).map(|_| mr.random_base(rng).expect("generator works")).collect();
+        (mr, bases)
+    }
+    fn run(&self, (mr, bases): &(MillerRabin, Vec<Vec<Limb>>)) -> u64 {
+        u64::from(mr.passes_all_ct(bases))
+    }
+}
+
 /// The CRT exponentiations of the RSA pairwise consistency test on the process kernel.
 /// Secret key and ciphertext: fixed class one key and one c; random class a key drawn
 /// from a pool and a fresh c < n. With `setup` the whole of

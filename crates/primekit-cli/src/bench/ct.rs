@@ -18,8 +18,9 @@ use std::time::Instant;
 const TARGETS: [&str; 6] = ["pow2_ct", "fermat_batch", "passes_ct", "candidate_rounds", "rsa_crt", "leaky_control"];
 
 /// Targets run only when named: `rsa_crt_setup` times the num-bigint set-up of the CRT
-/// contexts too, which is variable time in p and q (reported, never a failure).
-const EXTRA_TARGETS: [&str; 1] = ["rsa_crt_setup"];
+/// contexts too, which is variable time in p and q (reported, never a failure);
+/// `passes_all_ct` is `candidate_rounds` without the set-up on the candidate.
+const EXTRA_TARGETS: [&str; 2] = ["rsa_crt_setup", "passes_all_ct"];
 
 /// What a target is expected to show.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -50,7 +51,7 @@ pub struct Args {
     #[arg(long, default_value_t = 5)]
     rounds: u32,
     /// Comma-separated subset of: pow2_ct, fermat_batch, passes_ct, candidate_rounds, rsa_crt, leaky_control
-    /// (default: all of them), or rsa_crt_setup.
+    /// (default: all of them), or rsa_crt_setup, passes_all_ct.
     #[arg(long, value_delimiter = ',')]
     targets: Option<Vec<String>>,
     /// Seed of the inputs and of the class order (default: from the OS).
@@ -124,6 +125,9 @@ pub fn run(a: Args) -> ExitCode {
             "passes_ct" => ct_timing::PassesCt::new(a.bits, kernel).map(|mut t| report(&mut t, &a, s, kernel, Expect::ConstantTime)),
             "candidate_rounds" => Candidate::new(a.bits, a.rounds).map(|mut t| report(&mut t, &a, s, kernel, Expect::ConstantTime)),
             "rsa_crt" => RsaCrt::new(a.rsa_bits, 32, false, &mut rng).map(|mut t| report(&mut t, &a, s, kernel, Expect::ConstantTime)),
+            "passes_all_ct" => {
+                ct_timing::CandidateRounds::new(a.bits, a.rounds).map(|mut t| report(&mut t, &a, s, kernel, Expect::ConstantTime))
+            }
             "rsa_crt_setup" => RsaCrt::new(a.rsa_bits, 32, true, &mut rng).map(|mut t| report(&mut t, &a, s, kernel, Expect::Report)),
             _ => LeakyControl::new(a.bits, kernel, &mut rng).map(|mut t| report(&mut t, &a, s, kernel, Expect::Leak)),
         };
