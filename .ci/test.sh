@@ -24,6 +24,8 @@ export PRIMEKIT="$target_dir/release/primekit" PRIMEKIT_LAB="$target_dir/release
 step bash .ci/capi.sh  # the C library, installed with pkg-config, from C, C++, threads and ASan (docs/capi.md)
 step bash .ci/kernels.sh
 step bash .ci/cli-install.sh
+# Constant-time timing tests (dudect style) on every kernel, the leaky control included.
+step bash .ci/timing.sh
 step bash python/ci.sh
 step bash .ci/extra.sh
 echo "ci-time: total $SECONDS s"

@@ -1,6 +1,6 @@
 //! `primekit gen --bits K [--safe] [--count N] [--jobs J] [--hex]`: random (safe) primes,
-//! one per line; `--provable [--cert FILE [--force]]` adds a certificate, written through
-//! [`crate::files`]. On a terminal, long safe-prime runs (>= 1536 bits) show a progress line
+//! one per line; `--provable [--cert FILE [--force]]` adds a certificate to each, inline or
+//! (one prime) written through [`crate::files`]. On a terminal, long safe-prime runs (>= 1536 bits) show a progress line
 //! on stderr (candidates tested, rate, elapsed); nothing extra when piped.
 
 use clap::Args as ClapArgs;
@@ -36,8 +36,8 @@ pub struct Args {
     /// A provable prime, with a certificate (Pocklington chain; docs/certificate-format.md).
     #[arg(long)]
     provable: bool,
-    /// With --provable: write the certificate here (`-`: standard output); else it is
-    /// printed after the prime (or in the JSON object).
+    /// With --provable: write the certificate here (`-`: standard output; one certificate,
+    /// so --count 1); else each is printed after its prime (or in its JSON object).
     #[arg(long, requires = "provable")]
     cert: Option<std::path::PathBuf>,
     /// Replace an existing --cert file.
@@ -100,57 +100,73 @@ pub fn with_progress<T>(show: bool, f: impl FnOnce(Probe<'_>) -> T) -> T {
     })
 }
 
-/// `gen --provable`: one prime (or safe prime) with its certificate.
+/// `gen --provable`: `--count` primes (or safe primes), each with its certificate. A
+/// certificate file holds one certificate (docs/certificate-format.md), so `--cert FILE`
+/// takes `--count 1`; more primes print their certificates inline (after each prime, or
+/// in each JSON line). `--seed` fixes the prime, so it takes `--count 1` too.
 fn run_provable(a: &Args) -> ExitCode {
-    if a.count != 1 {
-        eprintln!("primekit gen: --provable makes one prime per run (--count 1)");
+    if a.count == 0 {
+        eprintln!("primekit gen: --count must be at least 1");
+        return ExitCode::from(2);
+    }
+    if a.count > 1 && a.cert.is_some() {
+        eprintln!(
+            "primekit gen: --cert FILE holds one certificate, so it takes --count 1; without --cert each prime is followed by its certificate (or, with --json, carries it in its line)"
+        );
+        return ExitCode::from(2);
+    }
+    if a.count > 1 && a.seed.is_some() {
+        eprintln!("primekit gen: --seed determines the prime, so it takes --count 1");
         return ExitCode::from(2);
     }
     let [pending] = match crate::files::reserve_or_exit("gen", [crate::files::Output::public("--cert", a.cert.as_deref())], a.force) {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let made = match (&a.seed, a.safe) {
-        (Some(hex), _) => match BigUint::parse_bytes(hex.trim_start_matches("0x").as_bytes(), 16) {
-            Some(seed) if !hex.is_empty() => {
-                primekit::hazmat::gen::shawe_taylor_random_prime(a.bits, &seed, 4 * hex.trim_start_matches("0x").len())
-                    .map(|st| (st.prime, st.certificate))
+    let mut pending = pending;
+    for _ in 0..a.count {
+        let made = match (&a.seed, a.safe) {
+            (Some(hex), _) => match BigUint::parse_bytes(hex.trim_start_matches("0x").as_bytes(), 16) {
+                Some(seed) if !hex.is_empty() => {
+                    primekit::hazmat::gen::shawe_taylor_random_prime(a.bits, &seed, 4 * hex.trim_start_matches("0x").len())
+                        .map(|st| (st.prime, st.certificate))
+                }
+                _ => {
+                    eprintln!("primekit gen: --seed must be hexadecimal digits");
+                    return ExitCode::from(2);
+                }
+            },
+            (None, true) => primekit::generate_provable_safe_prime(a.bits),
+            (None, false) if a.maurer => primekit::hazmat::gen::generate_provable_prime_maurer(a.bits),
+            (None, false) => primekit::generate_provable_prime(a.bits),
+        };
+        let (p, cert) = match made {
+            Ok(x) => x,
+            Err(e) => return exit_for("gen", &e),
+        };
+        let cert_text = primekit::certificate::to_json(&cert);
+        let text = format_number(&p, a.hex);
+        let inline = match pending.take() {
+            Some(pending) => {
+                if let Err(e) = pending.commit(cert_text.as_bytes()) {
+                    eprintln!("primekit gen: {e}");
+                    return ExitCode::from(1);
+                }
+                None
             }
-            _ => {
-                eprintln!("primekit gen: --seed must be hexadecimal digits");
-                return ExitCode::from(2);
+            None => Some(cert_text),
+        };
+        if a.json {
+            let cert: Option<serde_json::Value> = inline.as_deref().and_then(|t| serde_json::from_str(t).ok());
+            println!(
+                "{}",
+                serde_json::json!({"command": "gen", "bits": a.bits, "safe": a.safe, "provable": true, "prime": text, "certificate": cert})
+            );
+        } else {
+            println!("{text}");
+            if let Some(c) = inline {
+                println!("{c}");
             }
-        },
-        (None, true) => primekit::generate_provable_safe_prime(a.bits),
-        (None, false) if a.maurer => primekit::hazmat::gen::generate_provable_prime_maurer(a.bits),
-        (None, false) => primekit::generate_provable_prime(a.bits),
-    };
-    let (p, cert) = match made {
-        Ok(x) => x,
-        Err(e) => return exit_for("gen", &e),
-    };
-    let cert_text = primekit::certificate::to_json(&cert);
-    let text = format_number(&p, a.hex);
-    let inline = match pending {
-        Some(pending) => {
-            if let Err(e) = pending.commit(cert_text.as_bytes()) {
-                eprintln!("primekit gen: {e}");
-                return ExitCode::from(1);
-            }
-            None
-        }
-        None => Some(cert_text),
-    };
-    if a.json {
-        let cert: Option<serde_json::Value> = inline.as_deref().and_then(|t| serde_json::from_str(t).ok());
-        println!(
-            "{}",
-            serde_json::json!({"command": "gen", "bits": a.bits, "safe": a.safe, "provable": true, "prime": text, "certificate": cert})
-        );
-    } else {
-        println!("{text}");
-        if let Some(c) = inline {
-            println!("{c}");
         }
     }
     ExitCode::SUCCESS

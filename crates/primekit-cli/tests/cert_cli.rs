@@ -44,6 +44,48 @@ fn provable_primes_and_proofs_verify() {
     }
 }
 
+/// `gen --provable --count 3`: three distinct primes, each followed by its certificate
+/// (plain output) or carrying it in its JSON line, every certificate verifying its own
+/// prime only; `--cert FILE` (one certificate per file) and `--seed` (one prime per seed)
+/// take `--count 1` and are refused with more, exit 2, writing no file.
+#[test]
+fn provable_count_prints_each_certificate() {
+    let out = run(&["gen", "--bits", "256", "--provable", "--count", "3"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 6, "prime, certificate, three times: {text}");
+    let primes: Vec<&str> = lines.iter().step_by(2).copied().collect();
+    for (k, pair) in lines.chunks(2).enumerate() {
+        let cert = tmp(&format!("count-{k}.json"));
+        std::fs::write(&cert, pair[1]).unwrap();
+        for &q in &primes {
+            let want = if q == pair[0] { 0 } else { 1 };
+            assert_eq!(run(&["verify-cert", cert.to_str().unwrap(), "--n", q]).status.code(), Some(want), "certificate {k} for {q}");
+        }
+    }
+    let mut primes = primes;
+    primes.sort();
+    primes.dedup();
+    assert_eq!(primes.len(), 3, "three distinct primes");
+    let out = run(&["gen", "--bits", "256", "--provable", "--safe", "--count", "3", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let objs: Vec<serde_json::Value> = String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(objs.len(), 3);
+    for v in &objs {
+        assert_eq!((v["provable"].as_bool(), v["safe"].as_bool()), (Some(true), Some(true)), "{v}");
+        assert!(v["certificate"].is_object() && v["prime"].is_string(), "{v}");
+    }
+    let cert = tmp("count-refused.json");
+    let out = run(&["gen", "--bits", "256", "--provable", "--count", "3", "--cert", cert.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--cert FILE holds one certificate, so it takes --count 1"));
+    assert!(!cert.exists(), "nothing written when refused");
+    let out = run(&["gen", "--bits", "256", "--provable", "--count", "2", "--seed", "abcd"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(run(&["gen", "--bits", "256", "--provable", "--count", "0"]).status.code(), Some(2));
+}
+
 #[test]
 fn prove_proves_any_prime_and_refuses_composites() {
     // N = k 2^300 + 1: N - 1 is fully factored by trial division.

@@ -10,6 +10,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod cost_model;
+pub mod ct_timing;
 pub mod hw_model;
 pub mod hw_vectors;
 pub mod instrument;

@@ -16,6 +16,8 @@
 //!   counting the candidates tested).
 //! - [`random`]: the OS-seeded ChaCha20 generator and uniform sampling below a bound.
 //! - [`params`]: the error-bound arithmetic behind the generators' round counts.
+//! - [`keys`]: the CRT exponentiations of the RSA pairwise consistency test.
+//! - [`timing`]: the cycle counter of the constant-time timing tests.
 
 #![forbid(unsafe_code)]
 
@@ -24,6 +26,16 @@ pub mod mont {
     pub use crate::arith::modexp::{modpow_in, modpow_vartime, pow_ct, pow_vartime};
     pub use crate::arith::pow2::{pow2_ct, pow2_vartime};
     pub use crate::arith::{ArithError, Kernel, MontContext, MAX_MODULUS_BITS};
+}
+
+/// Pieces of RSA key generation.
+pub mod keys {
+    pub use crate::keys::rsa_gen::{crt_exponentiations, crt_exponentiations_in};
+}
+
+/// The cycle counter behind the constant-time timing tests (`primekit-lab bench ct`).
+pub mod timing {
+    pub use crate::arith::cycles::cycles;
 }
 
 /// Batches of exponentiations sharing every instruction (the lane backends behind
@@ -59,7 +71,9 @@ pub mod sieve {
 
 /// Generator pieces and tuning knobs.
 pub mod gen {
-    pub use crate::gen::candidate::{fermat_base_two_ct, fermat_base_two_scalar_ct};
+    pub use crate::gen::candidate::{
+        fermat_base_two_batch_ct, fermat_base_two_ct, fermat_base_two_scalar_ct, random_base_rounds_ct, Verdict,
+    };
     pub use crate::gen::generate_prime_with_rng;
     pub use crate::gen::provable::generate_provable_prime_maurer;
     pub use crate::gen::shawe_taylor::{shawe_taylor_random_prime, ShaweTaylorPrime};

@@ -6,6 +6,7 @@
 //! `--features compare`.
 
 pub mod adversarial;
+mod ct;
 mod hw_lucas;
 pub mod lucas;
 pub mod merge;
@@ -49,6 +50,8 @@ pub enum BenchCmd {
     Dist(crate::cmd_dist::Args),
     /// NIST Lucas (Le Masle et al. 2011, Alg. 2) on the inputs of an RTL vector file: the CPU side of Tables I-II.
     HwLucas(hw_lucas::Args),
+    /// Constant-time timing tests (dudect: fixed vs random secret, Welch's t) of every `_ct` entry point on the process kernel; exit 1 on a leak.
+    Ct(ct::Args),
 }
 
 pub fn run(cmd: BenchCmd) -> ExitCode {
@@ -65,5 +68,6 @@ pub fn run(cmd: BenchCmd) -> ExitCode {
         BenchCmd::PgaTables(a) => pga_tables::run(a),
         BenchCmd::Dist(a) => crate::cmd_dist::run(a),
         BenchCmd::HwLucas(a) => hw_lucas::run(a),
+        BenchCmd::Ct(a) => ct::run(a),
     }
 }

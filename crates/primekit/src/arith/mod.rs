@@ -9,7 +9,8 @@
 //! - [`lanes`]: batches of exponentiations (one modulus and several bases, or several
 //!   moduli), the backend-neutral type the primality tests and generators use;
 //! - [`residues`]: one number modulo many small moduli (the sieve's start residues);
-//! - [`cpu`]: feature tokens and the process-wide kernel choice.
+//! - [`cpu`]: feature tokens and the process-wide kernel choice;
+//! - [`cycles`]: the cycle counter behind the constant-time timing tests.
 //!
 //! This layer knows nothing about primality: it computes powers, products and residues
 //! and says nothing of what they mean. It is the only module where `unsafe`, assembly and
@@ -19,6 +20,7 @@
 
 pub(crate) mod carry;
 pub mod cpu;
+pub mod cycles;
 pub mod lanes;
 pub mod limbs;
 pub mod lucas_v;

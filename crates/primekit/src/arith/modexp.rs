@@ -236,12 +236,20 @@ pub fn modpow_vartime(base: &BigUint, exp: &BigUint, m: &BigUint) -> Result<BigU
     Ok(modpow_in(&ctx, base, exp, false))
 }
 
-/// `base^exp mod m` in an existing context.
+/// `base^exp mod m` in an existing context. With `ct` the exponentiation is [`pow_ct`]
+/// over all limbs of m (or of the exponent, if it has more), so its time does not follow
+/// the exponent's bit length; the reduction of `base` by m is num-bigint's (variable time).
 pub fn modpow_in(ctx: &MontContext, base: &BigUint, exp: &BigUint, ct: bool) -> BigUint {
     let mut t = ctx.scratch();
     let b = ctx.to_mont(&ctx.reduce(base), &mut t);
-    let e = exp.to_u64_digits();
-    let r = if ct { pow_ct(ctx, &b, &e, exp.bits() as usize) } else { pow_vartime(ctx, &b, &e) };
+    let mut e = exp.to_u64_digits();
+    let r = if ct {
+        let limbs = ctx.len().max(e.len());
+        e.resize(limbs, 0);
+        pow_ct(ctx, &b, &e, limbs * 64)
+    } else {
+        pow_vartime(ctx, &b, &e)
+    };
     super::limbs::from_limbs(&ctx.from_mont(&r, &mut t))
 }
 

@@ -55,7 +55,9 @@ pub fn random_base_rounds_ct(n: &BigUint, rounds: u32, rng: &mut impl CryptoRngC
 
 /// Outcome of the full test of a candidate.
 pub enum Verdict {
+    /// A test proved the candidate composite.
     Composite,
+    /// Every round passed: prime with error probability at most the rounds' bound.
     ProbablePrime,
 }
 

@@ -113,7 +113,7 @@ pub fn generate_provable_safe_prime(bits: u32) -> Result<(BigUint, Certificate),
 /// generator's count ([`crate::params::tuning::sieve_primes`]), at most the 2^22 list.
 /// Unlike the probable search (step 2), every level here has its own step 2q, whose
 /// inverse modulo each sieving prime costs an extended Euclid per prime and level, so
-/// the optimum is shallower. Measured (`bench provable --safe --count 60`, IFMA kernel):
+/// the optimum is shallower. Measured (`bench provable --safe --count 60`, the default kernel of an 8-lane CPU):
 /// at 1024 bits a sixteenth, an eighth, a quarter, a half and all of the count gave
 /// provable safe primes in 1.37, 1.23, 1.25, 1.31 and 1.85 times the probable safe
 /// prime's mean time; at 2048 bits the whole 3.95M-prime list took 2.6 times, the

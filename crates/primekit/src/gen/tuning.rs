@@ -81,11 +81,9 @@ pub fn generate_with_sieve_primes(opts: &PrimeOptions, sieve_primes: usize) -> R
 }
 
 /// The number of sieve primes the production generator uses at this size on the selected
-/// kernel (the measured table [`crate::params::tuning::sieve_primes_on`]; the IFMA one
-/// if `PRIMEKIT_KERNEL` names no usable kernel, which generation then reports).
+/// kernel ([`crate::params::tuning::sieve_primes_selected`]).
 pub fn default_sieve_primes(bits: u32, safe: bool) -> usize {
-    let kernel = crate::arith::Kernel::selected().unwrap_or(crate::arith::Kernel::Ifma);
-    crate::params::tuning::sieve_primes_on(bits, safe, kernel)
+    crate::params::tuning::sieve_primes_selected(bits, safe)
 }
 
 /// Builds the process-wide sieve-prime tables a `bits`-bit generation uses, so that a

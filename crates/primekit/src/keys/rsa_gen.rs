@@ -35,7 +35,8 @@ pub const RSA_GEN_MAX_BITS: u32 = 2 * crate::MAX_GEN_BITS;
 /// probability below 2^-90 for a correct generator; exhausting them means a fault).
 const MAX_REDRAWS: usize = 64;
 
-/// A two-prime RSA private key, with its CRT values (PKCS#1 `RSAPrivateKey` fields).
+/// A two-prime RSA private key, with its CRT values (the PKCS#1 `RSAPrivateKey` fields):
+/// what key generation returns and what the audit ([`crate::keys::rsa`]) reads from PEM.
 #[derive(Clone, PartialEq, Eq)]
 pub struct RsaPrivateKey {
     /// The modulus n = p q.
@@ -44,7 +45,7 @@ pub struct RsaPrivateKey {
     pub e: BigUint,
     /// The private exponent d.
     pub d: BigUint,
-    /// The larger prime.
+    /// The first prime (PKCS#1 `prime1`; the larger one in generated keys).
     pub p: BigUint,
     /// The smaller prime.
     pub q: BigUint,
@@ -205,8 +206,7 @@ fn pairwise_consistency(k: &RsaPrivateKey) -> Result<(), Error> {
     let ctx_n = MontContext::new(&k.n)?;
     let c = modpow_in(&ctx_n, &m, &k.e, false);
     let by_d = modpow_in(&ctx_n, &c, &k.d, true);
-    let mp = modpow_in(&MontContext::new(&k.p)?, &c, &k.dp, true);
-    let mq = modpow_in(&MontContext::new(&k.q)?, &c, &k.dq, true);
+    let (mp, mq) = crt_exponentiations(k, &c)?;
     // Garner: m = mq + q * (qInv (mp - mq) mod p).
     let diff = (&mp + &k.p - (&mq % &k.p)) % &k.p;
     let by_crt = &mq + &k.q * ((&k.qinv * diff) % &k.p);
@@ -214,4 +214,26 @@ fn pairwise_consistency(k: &RsaPrivateKey) -> Result<(), Error> {
         return Err(Error::SelfTestFailed("pairwise consistency: the key does not decrypt what it encrypts".into()));
     }
     Ok(())
+}
+
+/// The two half-size exponentiations of a CRT decryption, (c^dP mod p, c^dQ mod q), for
+/// `c < n`: the private-key step of the pairwise consistency test. Builds the contexts
+/// for p and q and reduces c by each with num-bigint, which is variable time in p and q
+/// (as every context's set-up); then [`crt_exponentiations_in`].
+pub fn crt_exponentiations(k: &RsaPrivateKey, c: &BigUint) -> Result<(BigUint, BigUint), Error> {
+    let (ctx_p, ctx_q) = (MontContext::new(&k.p)?, MontContext::new(&k.q)?);
+    Ok(crt_exponentiations_in(&ctx_p, &ctx_q, k, &(c % &k.p), &(c % &k.q)))
+}
+
+/// (cp^dP mod p, cq^dQ mod q) in the contexts of p and q, for cp < p and cq < q:
+/// constant time in cp, cq, dP, dQ, p and q (`modpow_in` with constant time, over all
+/// limbs of p and q). `primekit-lab bench ct` measures it (target `rsa_crt`).
+pub fn crt_exponentiations_in(
+    ctx_p: &MontContext,
+    ctx_q: &MontContext,
+    k: &RsaPrivateKey,
+    cp: &BigUint,
+    cq: &BigUint,
+) -> (BigUint, BigUint) {
+    (modpow_in(ctx_p, cp, &k.dp, true), modpow_in(ctx_q, cq, &k.dq, true))
 }

@@ -70,6 +70,14 @@ pub fn sieve_primes_on(bits: u32, safe: bool, kernel: crate::arith::Kernel) -> u
     }
 }
 
+/// [`sieve_primes_on`] the process kernel ([`crate::arith::Kernel::selected`]); the
+/// widest kernel's table if `PRIMEKIT_KERNEL` names no usable kernel, which generation
+/// then reports.
+pub fn sieve_primes_selected(bits: u32, safe: bool) -> usize {
+    let kernel = crate::arith::Kernel::selected().unwrap_or(crate::arith::Kernel::Ifma);
+    sieve_primes_on(bits, safe, kernel)
+}
+
 /// Positions one sieve segment covers: about the expected distance to a (safe) prime, at
 /// least 1024 positions (and at most 2^16 for safe primes; 2^12 for plain primes).
 /// `log2_window` is the search window's log2 (see `gen::options`).

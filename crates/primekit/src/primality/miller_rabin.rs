@@ -475,44 +475,4 @@ mod batch_tests {
         // Both verdicts occurred on the composite (about 16 of 64 expected to lie).
         assert!((8..=40).contains(&n_liars), "{n_liars} liars of 64");
     }
-
-    /// Measurement behind the AVX2 lanes' size rule (`lanes_pay` in `arith/lanes`) (not a pass/fail test): eight
-    /// Miller-Rabin rounds on one prime per size, through the AVX2 kernel's choice (lanes where
-    /// they pay, else one at a time) against the ADX kernel one at a time, fastest of nine
-    /// interleaved passes. `PRIMEKIT_BITS=640,768 cargo test --release -p primekit --lib
-    /// lanes_vs_scalar -- --ignored --nocapture`.
-    #[test]
-    #[ignore = "measurement"]
-    fn lanes_vs_scalar() {
-        use crate::arith::Kernel;
-        use rand_core::SeedableRng;
-        if crate::arith::cpu::avx2().is_none() {
-            return;
-        }
-        let sizes = std::env::var("PRIMEKIT_BITS").unwrap_or_else(|_| "640,768,1000,1024,1280,1536,2048,3072,4096".into());
-        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(5);
-        for bits in sizes.split(',').map(|b| b.trim().parse::<u64>().expect("bits")) {
-            let p = loop {
-                let mut x = num_bigint::RandBigInt::gen_biguint(&mut rng, bits);
-                x.set_bit(bits - 1, true);
-                x.set_bit(0, true);
-                if crate::is_prime(&x) {
-                    break x;
-                }
-            };
-            let lanes = MillerRabin::with_kernel(&p, Kernel::Avx2).unwrap();
-            let scalar = MillerRabin::with_kernel(&p, Kernel::Adx).unwrap();
-            let bases: Vec<_> = (0..8).map(|_| lanes.random_base(&mut rng).unwrap()).collect();
-            let (mut tl, mut ts) = (f64::INFINITY, f64::INFINITY);
-            for _ in 0..9 {
-                let t = std::time::Instant::now();
-                assert!(lanes.passes_all_vartime(&bases));
-                tl = tl.min(t.elapsed().as_secs_f64() * 1e3);
-                let t = std::time::Instant::now();
-                assert!(scalar.passes_all_vartime(&bases));
-                ts = ts.min(t.elapsed().as_secs_f64() * 1e3);
-            }
-            eprintln!("{bits} bits, 8 rounds: avx2 {tl:.3} ms, adx {ts:.3} ms, ratio {:.3}", tl / ts);
-        }
-    }
 }

@@ -9,7 +9,7 @@ use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::One;
 use primekit::keys::dh::{DhParameter, DomainParameters};
-use primekit::keys::rsa::RsaKey;
+use primekit::RsaPrivateKey as RsaKey;
 
 /// RFC 3526 §3, 2048-bit MODP group 14: safe prime, g = 2 (matches
 /// `openssl genpkey -genparam -algorithm DH -pkeyopt group:modp_2048`).
@@ -72,7 +72,7 @@ pub fn rsa_key(p: BigUint, q: BigUint) -> RsaKey {
 
 /// The key (p, q, e, d) with n and the CRT values derived from them.
 pub fn rsa_key_with_d(p: BigUint, q: BigUint, e: BigUint, d: BigUint) -> RsaKey {
-    RsaKey { format: "pkcs1", n: &p * &q, dp: &d % (&p - 1u32), dq: &d % (&q - 1u32), qinv: q.modinv(&p).unwrap_or_default(), e, d, p, q }
+    RsaKey { n: &p * &q, dp: &d % (&p - 1u32), dq: &d % (&q - 1u32), qinv: q.modinv(&p).unwrap_or_default(), e, d, p, q }
 }
 
 /// PKCS#1 `RSAPrivateKey` DER of `k`, whatever its values (consistent or not).

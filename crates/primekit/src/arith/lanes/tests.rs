@@ -109,3 +109,42 @@ fn fermat_batch_matches_modpow_on_every_kernel() {
         }
     }
 }
+
+/// Measurement behind the AVX2 lanes' size rule ([`avx2_columns::lanes_pay`]) (not a
+/// pass/fail test): eight variable-time exponentiations by one Miller-Rabin exponent d
+/// (the rounds of one number) per size, in the AVX2 kernel's batch where it pays
+/// ([`SharedModulus::for_rounds`], else one at a time) against the ADX kernel one at a
+/// time, fastest of nine interleaved passes. `PRIMEKIT_BITS=640,768 cargo test --release
+/// -p primekit --lib lanes_vs_scalar -- --ignored --nocapture`.
+#[test]
+#[ignore = "measurement"]
+fn lanes_vs_scalar() {
+    if !Kernel::Avx2.is_available() {
+        return;
+    }
+    let sizes = std::env::var("PRIMEKIT_BITS").unwrap_or_else(|_| "640,768,1000,1024,1280,1536,2048,3072,4096".into());
+    let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+    for bits in sizes.split(',').map(|b| b.trim().parse::<u64>().expect("bits")) {
+        let m = random_odd(&mut rng, bits);
+        let nm1 = &m - 1u8;
+        let d = &nm1 >> nm1.trailing_zeros().unwrap_or(0);
+        let d_limbs = d.to_u64_digits();
+        let (lane_ctx, scalar_ctx) =
+            (MontContext::with_kernel(&m, Kernel::Avx2).unwrap(), MontContext::with_kernel(&m, Kernel::Adx).unwrap());
+        let (lanes, scalar) = (SharedModulus::for_rounds(&lane_ctx, 8, Timing::Vartime), SharedModulus::single(&scalar_ctx));
+        let bases: Vec<Vec<Limb>> = (0..8).map(|_| to_limbs(&rng.gen_biguint_below(&m), lane_ctx.len()).unwrap()).collect();
+        let run = |b: &SharedModulus| {
+            let t = std::time::Instant::now();
+            for chunk in bases.chunks(b.lanes()) {
+                std::hint::black_box(b.pow_vartime(&b.load(chunk), &d_limbs));
+            }
+            t.elapsed().as_secs_f64() * 1e3
+        };
+        let (mut tl, mut ts) = (f64::INFINITY, f64::INFINITY);
+        for _ in 0..9 {
+            tl = tl.min(run(&lanes));
+            ts = ts.min(run(&scalar));
+        }
+        eprintln!("{bits} bits, 8 rounds: avx2 {tl:.3} ms ({} lanes), adx {ts:.3} ms, ratio {:.3}", lanes.lanes(), tl / ts);
+    }
+}
