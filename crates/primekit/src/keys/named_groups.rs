@@ -40,6 +40,7 @@ impl NamedGroup {
             "modp_1536" => include_str!("named_groups/modp_1536.json"),
             "modp_2048" => include_str!("named_groups/modp_2048.json"),
             "modp_3072" => include_str!("named_groups/modp_3072.json"),
+            "modp_4096" => include_str!("named_groups/modp_4096.json"),
             "ffdhe2048" => include_str!("named_groups/ffdhe2048.json"),
             "ffdhe3072" => include_str!("named_groups/ffdhe3072.json"),
             "ffdhe4096" => include_str!("named_groups/ffdhe4096.json"),
