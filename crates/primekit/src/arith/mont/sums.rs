@@ -11,9 +11,10 @@
 //! - an accumulator is [`MontContext::acc_len`] = 2n + 1 limbs holding a plain integer;
 //! - [`MontContext::mul_acc`] / [`MontContext::sqr_acc`] add the full product of elements
 //!   `< m` (each below m^2 < B^2n, so the top limb grows by at most one per product);
-//! - before [`MontContext::reduce_acc_vartime`], the top limb must be below B - 1 (true
-//!   after fewer than 2^63 products and doublings of such sums); the result is fully
-//!   reduced;
+//! - before [`MontContext::reduce_acc_vartime`], the top limb must be below B - 1: a
+//!   sum of K products has a top limb below K, and a doubling doubles that bound, so
+//!   the products counted with their doublings (a product doubled j times counts 2^j)
+//!   must stay below 2^64 - 1; the result is fully reduced;
 //! - products and additions run in time that depends only on n; the reduction's final
 //!   correction loop depends on the value (hence `_vartime`): callers use it on public
 //!   data only.
@@ -80,33 +81,50 @@ impl MontContext {
     }
 }
 
-/// `v mod m` in place, for v of n + 1 limbs and m of n (top limb nonzero): quotient
-/// estimates q = floor(V_top / (m_top + 1)) from the top two limbs of v and the top limb
-/// of m never exceed v / m, and each subtraction of q m at least halves v or leaves
-/// v < 2m, so the loop ends after about log2(v / m) + 2 trips. On return v[n] = 0.
+/// `v mod m` in place, for v of n + 1 limbs and m of n (top limb nonzero). The
+/// quotient estimate q = floor(V_top / (m_top + 1)), from the top two limbs of v and the
+/// top limb of m, never exceeds v / m (m < (m_top + 1) B^(n-1)); it may take two limbs,
+/// and is subtracted as q_hi m B + q_lo m. Since m_top + 1 <= 2 m_top, a trip leaves
+/// at most v / 2 + m, so the loop ends within about log2(v / m) + 2 trips. On return
+/// v[n] = 0.
 fn reduce_short_vartime(v: &mut [Limb], m: &[Limb]) {
     let n = m.len();
     debug_assert_eq!(v.len(), n + 1);
     let m_top = m[n - 1] as u128 + 1;
     while v[n] != 0 || !lt_vartime(&v[..n], m) {
         let v_top = (v[n] as u128) << 64 | v[n - 1] as u128;
-        let q = (v_top / m_top).min(Limb::MAX as u128) as Limb;
+        let q = v_top / m_top;
+        let (q_hi, q_lo) = ((q >> 64) as Limb, q as Limb);
         if q == 0 {
             // v[n] = 0 and v >= m: one subtraction, no borrow.
             sub_assign(&mut v[..n], m);
             continue;
         }
-        // v -= q m (q m <= v, so no borrow leaves the top limb).
-        let (mut c, mut borrow): (Limb, Limb) = (0, 0);
-        for (vj, &mj) in v.iter_mut().zip(m) {
-            let p = q as u128 * mj as u128 + c as u128;
-            c = (p >> 64) as Limb;
-            let (d, b1) = vj.overflowing_sub(p as Limb);
-            let (d, b2) = d.overflowing_sub(borrow);
-            *vj = d;
-            borrow = (b1 | b2) as Limb;
-        }
-        v[n] = v[n].wrapping_sub(c).wrapping_sub(borrow);
+        // q_hi m B <= q m <= v < B^(n+1): q_hi m fits the n limbs above the lowest.
+        sub_mul_word(&mut v[1..], m, q_hi);
+        sub_mul_word(v, m, q_lo);
+    }
+}
+
+/// `v -= q m` for v.len() in {m.len(), m.len() + 1}, q m <= v (so nothing is borrowed
+/// out of v).
+fn sub_mul_word(v: &mut [Limb], m: &[Limb], q: Limb) {
+    if q == 0 {
+        return;
+    }
+    let (mut c, mut borrow): (Limb, Limb) = (0, 0);
+    for (vj, &mj) in v.iter_mut().zip(m) {
+        let p = q as u128 * mj as u128 + c as u128;
+        c = (p >> 64) as Limb;
+        let (d, b1) = vj.overflowing_sub(p as Limb);
+        let (d, b2) = d.overflowing_sub(borrow);
+        *vj = d;
+        borrow = (b1 | b2) as Limb;
+    }
+    if let Some(top) = v.get_mut(m.len()) {
+        *top = top.wrapping_sub(c).wrapping_sub(borrow);
+    } else {
+        debug_assert!(c == 0 && borrow == 0);
     }
 }
 
@@ -184,6 +202,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A modulus with a small top limb and the largest top limb of v the contract allows:
+    /// the quotient takes two limbs, and the reduction ends at once with the right value.
+    #[test]
+    fn two_limb_quotients_end_quickly() {
+        let m = [13u64, 1];
+        let mut v = [!0u64, 5, !0 - 1];
+        let want = from_limbs(&v) % from_limbs(&m);
+        reduce_short_vartime(&mut v, &m);
+        assert_eq!(v[2], 0);
+        assert_eq!(from_limbs(&v[..2]), want);
     }
 
     /// The largest accumulator the contract allows (top limb B - 2) still reduces.
