@@ -137,8 +137,9 @@ impl Ring {
         self.ctx.acc_len()
     }
 
-    /// `acc += a b`, unreduced: a sum of fewer than 2^63 products (doublings counted as
-    /// products) can be reduced by [`Ring::reduce_acc`].
+    /// `acc += a b`, unreduced; [`Ring::reduce_acc`] takes the sum while the products,
+    /// each counted twice per doubling, number fewer than 2^64 - 1 (the `arith::mont`
+    /// sums contract).
     pub(super) fn mul_acc(&self, acc: &mut [Limb], a: &[Limb], b: &[Limb]) {
         self.ctx.mul_acc(acc, a, b, &mut self.acc_t.borrow_mut());
     }
