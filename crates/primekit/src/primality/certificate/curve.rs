@@ -43,19 +43,22 @@ impl Curve<'_> {
         Work(core::array::from_fn(|_| self.ring.zero()))
     }
 
-    /// r = 2 r (r at infinity or of order 2 gives Z = 0):
-    /// M = 3X^2 + aZ^4, S = 4XY^2, X' = M^2 - 2S, Y' = M(S - X') - 8Y^4, Z' = 2YZ.
-    fn double_in(&self, r: &mut Jacobian, w: &mut Work) {
+    /// r = 2 r (r at infinity or of order 2 gives Z = 0), with `wz` = a Z^4 carried along
+    /// (Cohen, Miyaji & Ono 1998, "modified Jacobian" coordinates: 4 products and 4
+    /// squares instead of 4 and 6):
+    /// M = 3X^2 + aZ^4, S = 4XY^2, X' = M^2 - 2S, Y' = M(S - X') - 8Y^4, Z' = 2YZ,
+    /// a Z'^4 = 16 Y^4 (a Z^4) = 2 (8Y^4) wz. The values are those of the plain formulas
+    /// (a Z^4 is computed, not approximated), so the remarks of the module hold as they
+    /// are.
+    fn double_in(&self, r: &mut Jacobian, wz: &mut El, w: &mut Work) {
         let f = self.ring;
-        let [yy, s, t, u, m, v] = &mut w.0;
+        let [yy, s, t, _, m, v] = &mut w.0;
         f.sqr_to(yy, &r.y);
         f.mul_to(s, &r.x, yy);
         f.dbl_to(s);
         f.dbl_to(s);
-        f.sqr_to(t, &r.z);
-        f.sqr_to(u, t);
-        f.mul_to(m, &self.a, u);
         f.sqr_to(t, &r.x);
+        m.copy_from_slice(wz);
         f.add_to(m, t);
         f.dbl_to(t);
         f.add_to(m, t);
@@ -75,6 +78,24 @@ impl Curve<'_> {
         f.dbl_to(v);
         f.dbl_to(v);
         f.sub_to(&mut r.y, v);
+        // a Z'^4 = 2 (8 Y^4) (a Z^4); stays 0 when a = 0.
+        if !self.ring.is_zero(&self.a) {
+            f.mul_to(t, v, wz);
+            f.dbl_to(t);
+            core::mem::swap(wz, t);
+        }
+    }
+
+    /// `wz` = a Z^4 for the point r (after an addition).
+    fn set_wz(&self, r: &Jacobian, wz: &mut El, w: &mut Work) {
+        if self.ring.is_zero(&self.a) {
+            return;
+        }
+        let f = self.ring;
+        let [t, u, ..] = &mut w.0;
+        f.sqr_to(t, &r.z);
+        f.sqr_to(u, t);
+        f.mul_to(wz, &self.a, u);
     }
 
     /// r = r + s by the general addition law (`s_affine`: s has Z = 1, and the products
@@ -138,8 +159,9 @@ impl Curve<'_> {
     /// 2 R (allocating; for tests).
     #[cfg(test)]
     pub(super) fn double(&self, r: &Jacobian) -> Jacobian {
-        let mut out = r.clone();
-        self.double_in(&mut out, &mut self.work());
+        let (mut out, mut wz, mut w) = (r.clone(), self.ring.zero(), self.work());
+        self.set_wz(&out, &mut wz, &mut w);
+        self.double_in(&mut out, &mut wz, &mut w);
         out
     }
 
@@ -191,8 +213,9 @@ impl Curve<'_> {
         // then all normalised together.
         let mut table = vec![p.clone()];
         if wbits > 1 {
-            let mut p2 = p.clone();
-            self.double_in(&mut p2, &mut w);
+            let (mut p2, mut wz) = (p.clone(), f.zero());
+            self.set_wz(&p2, &mut wz, &mut w);
+            self.double_in(&mut p2, &mut wz, &mut w);
             let mut cur = p.clone();
             for _ in 1..1usize << (wbits - 1) {
                 self.add_in(&mut cur, &p2, false, &mut w);
@@ -200,12 +223,13 @@ impl Curve<'_> {
             }
         }
         let Some(table) = self.normalize_all(&table) else { return zero() };
-        let mut acc: Option<Jacobian> = None;
+        // The running multiple and a Z^4 (see `double_in`).
+        let mut acc: Option<(Jacobian, El)> = None;
         let mut i = bits as i64 - 1;
         while i >= 0 {
             if !k.bit(i as u64) {
-                if let Some(a) = acc.as_mut() {
-                    self.double_in(a, &mut w);
+                if let Some((a, wz)) = acc.as_mut() {
+                    self.double_in(a, wz, &mut w);
                 }
                 i -= 1;
                 continue;
@@ -220,17 +244,19 @@ impl Curve<'_> {
                 val = val << 1 | k.bit(b as u64) as usize;
             }
             match acc.as_mut() {
-                None => acc = Some(table[val >> 1].clone()),
-                Some(a) => {
+                // A table entry has Z = 1: a Z^4 = a.
+                None => acc = Some((table[val >> 1].clone(), self.a.clone())),
+                Some((a, wz)) => {
                     for _ in l..=i {
-                        self.double_in(a, &mut w);
+                        self.double_in(a, wz, &mut w);
                     }
                     self.add_in(a, &table[val >> 1], true, &mut w);
+                    self.set_wz(a, wz, &mut w);
                 }
             }
             i = l - 1;
         }
-        acc.expect("k >= 1 has a set bit")
+        acc.expect("k >= 1 has a set bit").0
     }
 }
 
@@ -238,33 +264,69 @@ impl Curve<'_> {
 mod tests {
     use super::*;
 
-    /// The window multiplication agrees with repeated additions, on y^2 = x^3 + 7 mod a
-    /// prime, for every k up to 300 and a few large k against double-and-add.
+    /// Affine points over F_n by the textbook chord-and-tangent formulas on num-bigint
+    /// (`None` is the point at infinity): the oracle of the tests below.
+    fn affine_add(n: &BigUint, a: &BigUint, p: &Option<(BigUint, BigUint)>, q: &Option<(BigUint, BigUint)>) -> Option<(BigUint, BigUint)> {
+        let (Some((x1, y1)), Some((x2, y2))) = (p, q) else { return p.clone().or_else(|| q.clone()) };
+        let inv = |v: &BigUint| v.modpow(&(n - 2u8), n);
+        let lambda = if x1 == x2 {
+            if (y1 + y2) % n == BigUint::ZERO {
+                return None;
+            }
+            (BigUint::from(3u8) * x1 * x1 + a) % n * inv(&(BigUint::from(2u8) * y1 % n)) % n
+        } else {
+            (y2 + n - y1) % n * inv(&((x2 + n - x1) % n)) % n
+        };
+        let x3 = (&lambda * &lambda + n + n - x1 - x2) % n;
+        let y3 = (&lambda * ((x1 + n - &x3) % n) + n - y1) % n;
+        Some((x3, y3))
+    }
+
+    fn affine_multiply(n: &BigUint, a: &BigUint, p: &Option<(BigUint, BigUint)>, k: &BigUint) -> Option<(BigUint, BigUint)> {
+        let mut r = None;
+        for i in (0..k.bits()).rev() {
+            r = affine_add(n, a, &r, &r);
+            if k.bit(i) {
+                r = affine_add(n, a, &r, p);
+            }
+        }
+        r
+    }
+
+    /// The window multiplication (modified Jacobian doublings, mixed additions) agrees
+    /// with affine arithmetic on num-bigint, for a = 0, small and large a (b enters no
+    /// formula, so any point lies on some curve y^2 = x^3 + a x + b), every k up to 300,
+    /// large k, and a starting point with Z != 1.
     #[test]
-    fn multiply_matches_repeated_addition() {
+    fn multiply_matches_affine_arithmetic() {
         let n = (BigUint::from(1u8) << 127) - 1u8;
         let f = Ring::new(&n).unwrap();
-        let c = Curve { ring: &f, a: f.zero() };
-        // The point (c x, c^2) with x = 2, c = x^3 + 7 = 15 lies on y^2 = x^3 + 7 c^3 (b
-        // enters no formula).
-        let cc = f.small(15);
-        let p = c.affine(&f.mul(&cc, &f.small(2)), &f.sqr(&cc));
         let to_affine = |q: &Jacobian| {
-            let zi = f.inv(&q.z).unwrap();
+            let zi = f.inv(&q.z).ok()?;
             let zi2 = f.sqr(&zi);
-            (f.to_big(&f.mul(&q.x, &zi2)), f.to_big(&f.mul(&f.mul(&q.y, &zi2), &zi)))
+            Some((f.to_big(&f.mul(&q.x, &zi2)), f.to_big(&f.mul(&f.mul(&q.y, &zi2), &zi))))
         };
-        let mut sum = p.clone();
-        for k in 2u32..300 {
-            sum = if k == 2 { c.double(&p) } else { c.add(&sum, &p) };
-            let got = c.multiply(&p, &BigUint::from(k));
-            assert_eq!(to_affine(&got), to_affine(&sum), "k = {k}");
+        let (px, py) = (BigUint::from(30u8), BigUint::from(225u8));
+        let big_k = BigUint::parse_bytes(b"123456789123456789123456789123456789123456789", 10).unwrap();
+        for a in [BigUint::ZERO, BigUint::from(5u8), &n - 3u8] {
+            let c = Curve { ring: &f, a: f.elem(&a) };
+            let p = c.affine(&f.elem(&px), &f.elem(&py));
+            let pa = Some((px.clone(), py.clone()));
+            let mut sum = pa.clone();
+            for k in 2u32..300 {
+                sum = affine_add(&n, &a, &sum, &pa);
+                assert_eq!(to_affine(&c.multiply(&p, &BigUint::from(k))), sum, "a = {a}, k = {k}");
+            }
+            let want = affine_multiply(&n, &a, &pa, &big_k);
+            assert_eq!(to_affine(&c.multiply(&p, &big_k)), want, "a = {a}, large k");
+            // From 3P with Z != 1 (as the checker's q (m/q) P): 3 k P.
+            let p3 = c.multiply(&p, &BigUint::from(3u8));
+            assert!(f.to_big(&p3.z) != BigUint::from(1u8));
+            let want = affine_multiply(&n, &a, &pa, &(&big_k * 3u8));
+            assert_eq!(to_affine(&c.multiply(&p3, &big_k)), want, "a = {a}, from 3P");
+            // The sum and double used by other tests agree too.
+            assert_eq!(to_affine(&c.double(&p)), affine_add(&n, &a, &pa, &pa));
+            assert_eq!(to_affine(&c.add(&p3, &p)), affine_multiply(&n, &a, &pa, &BigUint::from(4u8)));
         }
-        // Large k: (k1 + k2) P = k1 P + k2 P.
-        let k1 = BigUint::parse_bytes(b"123456789123456789123456789123456789", 10).unwrap();
-        let k2 = BigUint::parse_bytes(b"98765432198765432198765", 10).unwrap();
-        let lhs = c.multiply(&p, &(&k1 + &k2));
-        let rhs = c.add(&c.multiply(&p, &k1), &c.multiply(&p, &k2));
-        assert_eq!(to_affine(&lhs), to_affine(&rhs));
     }
 }
