@@ -16,8 +16,8 @@ use crate::primality::lucas::{selfridge_method_a, LucasLadder, SearchOptions};
 use crate::primality::MillerRabin;
 use crate::sieve::odd_primes_below_2_22;
 use crate::sieve::residues::residues;
-use num_bigint::BigUint;
-use num_traits::{One, ToPrimitive, Zero};
+use num_bigint::{BigInt, BigUint};
+use num_traits::{One, Signed, ToPrimitive, Zero};
 
 /// Where a candidate comes from: entry 0 is N - 1, entry i >= 1 the table's entry i - 1;
 /// entries from [`PASS`] on are the same again in a second pass that divides the orders
@@ -104,6 +104,13 @@ pub(super) fn trial_primes(bits: u64) -> usize {
 
 /// m = small * rest with `small` the prime powers of the first `count` primes (and 2).
 pub(super) fn split_small(m: &BigUint, count: usize) -> (Vec<(u32, u32)>, BigUint) {
+    let mut res = Vec::new();
+    residues(&m.to_u64_digits(), &odd_primes_below_2_22()[..count], &mut res);
+    split_small_given(m, &res)
+}
+
+/// [`split_small`] with m's residues by the first `res.len()` odd primes given.
+fn split_small_given(m: &BigUint, res: &[u32]) -> (Vec<(u32, u32)>, BigUint) {
     let mut small = Vec::new();
     let mut rest = m.clone();
     let twos = rest.trailing_zeros().unwrap_or(0);
@@ -111,10 +118,7 @@ pub(super) fn split_small(m: &BigUint, count: usize) -> (Vec<(u32, u32)>, BigUin
         rest >>= twos;
         small.push((2, twos as u32));
     }
-    let primes = &odd_primes_below_2_22()[..count];
-    let mut res = Vec::new();
-    residues(&rest.to_u64_digits(), primes, &mut res);
-    for (&p, &r) in primes.iter().zip(&res) {
+    for (&p, &r) in odd_primes_below_2_22().iter().zip(res) {
         if r == 0 {
             let mut e = 0;
             while (&rest % p).is_zero() {
@@ -138,12 +142,60 @@ fn split_by_rho(rest: &BigUint) -> Option<BigUint> {
     Some(g.max(other))
 }
 
+/// Residues of the orders N + 1 - trace by the first odd primes, from those of N + 1
+/// (once per level) and of |trace| (about half N's size; one trace and its negative
+/// share them): trial division of the orders without dividing each order.
+struct OrderResidues {
+    n_plus_1: Vec<u32>,
+    /// The residues of `magnitude`, the last |trace|.
+    trace: Vec<u32>,
+    magnitude: BigUint,
+}
+
+impl OrderResidues {
+    fn new(n: &BigUint, count: usize) -> OrderResidues {
+        let mut n_plus_1 = Vec::new();
+        residues(&(n + 1u8).to_u64_digits(), &odd_primes_below_2_22()[..count], &mut n_plus_1);
+        OrderResidues { n_plus_1, trace: Vec::new(), magnitude: BigUint::ZERO }
+    }
+
+    /// The residues of N + 1 - `trace` into `out`.
+    fn of_order(&mut self, trace: &BigInt, out: &mut Vec<u32>) {
+        let primes = &odd_primes_below_2_22()[..self.n_plus_1.len()];
+        if self.trace.is_empty() || *trace.magnitude() != self.magnitude {
+            self.magnitude = trace.magnitude().clone();
+            residues(&self.magnitude.to_u64_digits(), primes, &mut self.trace);
+        }
+        let negative = trace.is_negative();
+        out.clear();
+        // N + 1 - trace = a - t (trace >= 0) or a + t (trace < 0), mod p; a, t < p.
+        out.extend(primes.iter().zip(self.n_plus_1.iter().zip(&self.trace)).map(|(&p, (&a, &t))| {
+            if negative {
+                let r = a + t;
+                if r >= p {
+                    r - p
+                } else {
+                    r
+                }
+            } else if a >= t {
+                a - t
+            } else {
+                a + (p - t)
+            }
+        }));
+    }
+}
+
 /// One N's search state: its ring, its square roots, its options.
 pub(super) struct Level {
     pub(super) n: BigUint,
     pub(super) sq: Sqrt,
     pub(super) ecpp_only: bool,
     count: usize,
+    /// N + 1's residues for the first pass's primes and for the second's (made on first
+    /// use).
+    residues: [Option<OrderResidues>; 2],
+    scratch: Vec<u32>,
 }
 
 impl Level {
@@ -151,7 +203,7 @@ impl Level {
     /// prime; the caller treats it as "no candidate").
     pub(super) fn new(n: &BigUint, ecpp_only: bool) -> Option<Level> {
         let sq = Sqrt::new(Ring::new(n)?)?;
-        Some(Level { n: n.clone(), sq, ecpp_only, count: trial_primes(n.bits()) })
+        Some(Level { n: n.clone(), sq, ecpp_only, count: trial_primes(n.bits()), residues: [None, None], scratch: Vec::new() })
     }
 
     /// The first acceptable candidate of entry `entry`, from order index `first` on.
@@ -178,9 +230,11 @@ impl Level {
         let e = &table()[table_index(entry).expect("not N - 1")];
         let r = self.sq.sqrt_disc(&e.prime_discs)?;
         let (t, s) = cornacchia(&n, e.d, &self.sq.ring().to_big(&r))?;
+        let rs = self.residues[second as usize].get_or_insert_with(|| OrderResidues::new(&n, count));
         for (i, tr) in traces(e.d, &t, &s).iter().enumerate().skip(first) {
             let m = order(&n, tr);
-            let (small, rest) = split_small(&m, count);
+            rs.of_order(tr, &mut self.scratch);
+            let (small, rest) = split_small_given(&m, &self.scratch);
             let q = if third { split_by_rho(&rest) } else { Some(rest) };
             let Some(q) = q.filter(|q| q < &n && (third || new_q(&small)) && large_enough(q, &n)) else { continue };
             if probable_prime(&q) {
@@ -207,5 +261,20 @@ mod tests {
         assert!(large_enough(&BigUint::from(100_100_000u64), &n));
         assert!(probable_prime(&((BigUint::from(1u8) << 127) - 1u8)));
         assert!(!probable_prime(&(BigUint::from(561u32) * BigUint::from(1105u32) * ((BigUint::from(1u8) << 89) - 1u8))));
+    }
+
+    /// The orders' residues from N + 1's and the trace's equal the orders' own, for
+    /// positive, negative and zero traces and a trace repeated with either sign.
+    #[test]
+    fn order_residues_match_direct_division() {
+        let n = (BigUint::from(1u8) << 521) - 1u8;
+        let mut rs = OrderResidues::new(&n, 500);
+        let (mut got, mut want) = (Vec::new(), Vec::new());
+        let t = BigInt::from((BigUint::from(3u8) << 250) + 12345u32);
+        for tr in [t.clone(), -t.clone(), BigInt::ZERO, BigInt::from(-7), t + 1u8] {
+            rs.of_order(&tr, &mut got);
+            residues(&order(&n, &tr).to_u64_digits(), &odd_primes_below_2_22()[..500], &mut want);
+            assert_eq!(got, want, "trace {tr}");
+        }
     }
 }
