@@ -275,6 +275,68 @@ pub(crate) fn twice_modulus_minus(p: &IfmaParams, c: &[u64]) -> Vec<u64> {
     out
 }
 
+/// `a = (a + b) mod 2m` for IFMA-domain elements `a, b < 2m` (normalised digits): the
+/// result is `< 2m`, normalised. Scalar digit loops; branches on the values (public data
+/// only).
+pub(crate) fn add_vartime(p: &IfmaParams, a: &mut [u64], b: &[u64]) {
+    let mut carry = 0;
+    for (x, &y) in a[..p.k].iter_mut().zip(&b[..p.k]) {
+        let t = *x + y + carry; // < 2^53 + 1
+        carry = t >> 52;
+        *x = t & MASK52;
+    }
+    debug_assert_eq!(carry, 0, "a + b < 4m < R'");
+    sub_twice_modulus_if_above_vartime(p, a);
+}
+
+/// `a = (a - b) mod 2m` for IFMA-domain elements `a, b < 2m` (normalised digits): the
+/// result is `< 2m`, normalised. Branches on the values (public data only).
+pub(crate) fn sub_vartime(p: &IfmaParams, a: &mut [u64], b: &[u64]) {
+    let mut borrow = 0;
+    for (x, &y) in a[..p.k].iter_mut().zip(&b[..p.k]) {
+        let d = x.wrapping_sub(y).wrapping_sub(borrow);
+        borrow = d >> 63; // digits < 2^52: a wrap shows in the top bit
+        *x = d & MASK52;
+    }
+    if borrow != 0 {
+        // a - b + 2^(52k) is in the digits; adding 2m wraps it back to a - b + 2m < 2m.
+        let mut carry = 0;
+        for (x, &mj) in a[..p.k].iter_mut().zip(&p.m[..p.k]) {
+            let t = *x + 2 * mj + carry;
+            carry = t >> 52;
+            *x = t & MASK52;
+        }
+    }
+}
+
+/// `a = 2a mod 2m` for an IFMA-domain element `a < 2m`: the result is `< 2m`,
+/// normalised. Branches on the value (public data only).
+pub(crate) fn dbl_vartime(p: &IfmaParams, a: &mut [u64]) {
+    double_masked(p, a, !0);
+    sub_twice_modulus_if_above_vartime(p, a);
+}
+
+/// `a -= 2m` when `a >= 2m` (a < 4m, normalised digits).
+fn sub_twice_modulus_if_above_vartime(p: &IfmaParams, a: &mut [u64]) {
+    // Digit j of 2m is 2 m_j mod 2^52 plus the bit carried out of m_(j-1) (2m < R').
+    let twice = |j: usize| ((p.m[j] << 1) & MASK52) | if j > 0 { p.m[j - 1] >> 51 } else { 0 };
+    for j in (0..p.k).rev() {
+        let t = twice(j);
+        if a[j] != t {
+            if a[j] < t {
+                return;
+            }
+            break;
+        }
+    }
+    let mut borrow = 0;
+    for (j, x) in a[..p.k].iter_mut().enumerate() {
+        let d = x.wrapping_sub(twice(j)).wrapping_sub(borrow);
+        borrow = d >> 63;
+        *x = d & MASK52;
+    }
+}
+
 /// AMM over `V` vectors of 8 digits for `N` independent products, `k` iterations (one per
 /// digit of `b`).
 ///

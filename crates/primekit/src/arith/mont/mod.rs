@@ -7,6 +7,7 @@ pub(crate) mod adx;
 mod adx_fixed;
 #[cfg(target_arch = "x86_64")]
 mod adx_unrolled;
+mod chain;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ifma;
 mod karatsuba;

@@ -13,7 +13,7 @@
 //! changes no point modulo any p, and when that inversion fails the product is
 //! returned as (0 : 0 : 0).
 
-use super::field::{El, Ring};
+use super::field::{Ch, El, Ring};
 use num_bigint::BigUint;
 
 /// (X : Y : Z) stands for the affine point (X / Z^2, Y / Z^3); Z = 0 is at infinity.
@@ -30,8 +30,24 @@ pub(super) struct Curve<'r> {
     pub(super) a: El,
 }
 
+/// A point with chain-element coordinates (`Ring::enter`): the form of the formulas.
+#[derive(Clone)]
+struct ChPoint {
+    x: Ch,
+    y: Ch,
+    z: Ch,
+}
+
 /// Temporaries of the formulas (no allocation inside a scalar multiplication).
-struct Work([El; 6]);
+struct Work([Ch; 6]);
+
+/// The curve's formulas on chain elements, for the span of one scalar multiplication.
+struct Formulas<'r> {
+    ring: &'r Ring,
+    /// a as a chain element, and whether it is zero (then a Z^4 stays 0).
+    a: Ch,
+    a_is_zero: bool,
+}
 
 impl Curve<'_> {
     /// The affine point (x, y) (elements of the ring).
@@ -39,130 +55,27 @@ impl Curve<'_> {
         Jacobian { x: x.clone(), y: y.clone(), z: self.ring.one() }
     }
 
-    fn work(&self) -> Work {
-        Work(core::array::from_fn(|_| self.ring.zero()))
+    fn formulas(&self) -> Formulas<'_> {
+        Formulas { ring: self.ring, a: self.ring.enter(&self.a), a_is_zero: self.ring.is_zero(&self.a) }
     }
 
-    /// r = 2 r (r at infinity or of order 2 gives Z = 0), with `wz` = a Z^4 carried along
-    /// (Cohen, Miyaji & Ono 1998, "modified Jacobian" coordinates: 4 products and 4
-    /// squares instead of 4 and 6):
-    /// M = 3X^2 + aZ^4, S = 4XY^2, X' = M^2 - 2S, Y' = M(S - X') - 8Y^4, Z' = 2YZ,
-    /// a Z'^4 = 16 Y^4 (a Z^4) = 2 (8Y^4) wz. The values are those of the plain formulas
-    /// (a Z^4 is computed, not approximated), so the remarks of the module hold as they
-    /// are.
-    fn double_in(&self, r: &mut Jacobian, wz: &mut El, w: &mut Work) {
-        let f = self.ring;
-        let [yy, s, t, _, m, v] = &mut w.0;
-        f.sqr_to(yy, &r.y);
-        f.mul_to(s, &r.x, yy);
-        f.dbl_to(s);
-        f.dbl_to(s);
-        f.sqr_to(t, &r.x);
-        m.copy_from_slice(wz);
-        f.add_to(m, t);
-        f.dbl_to(t);
-        f.add_to(m, t);
-        // Z' = 2 Y Z.
-        f.mul_to(t, &r.y, &r.z);
-        f.dbl_to(t);
-        core::mem::swap(&mut r.z, t);
-        // X' = M^2 - 2S.
-        f.sqr_to(&mut r.x, m);
-        f.sub_to(&mut r.x, s);
-        f.sub_to(&mut r.x, s);
-        // Y' = M (S - X') - 8 Y^4.
-        f.sub_to(s, &r.x);
-        f.mul_to(&mut r.y, m, s);
-        f.sqr_to(v, yy);
-        f.dbl_to(v);
-        f.dbl_to(v);
-        f.dbl_to(v);
-        f.sub_to(&mut r.y, v);
-        // a Z'^4 = 2 (8 Y^4) (a Z^4); stays 0 when a = 0.
-        if !self.ring.is_zero(&self.a) {
-            f.mul_to(t, v, wz);
-            f.dbl_to(t);
-            core::mem::swap(wz, t);
-        }
-    }
-
-    /// `wz` = a Z^4 for the point r (after an addition).
-    fn set_wz(&self, r: &Jacobian, wz: &mut El, w: &mut Work) {
-        if self.ring.is_zero(&self.a) {
-            return;
-        }
-        let f = self.ring;
-        let [t, u, ..] = &mut w.0;
-        f.sqr_to(t, &r.z);
-        f.sqr_to(u, t);
-        f.mul_to(wz, &self.a, u);
-    }
-
-    /// r = r + s by the general addition law (`s_affine`: s has Z = 1, and the products
-    /// by Z2 are skipped): the true sum when r != ±s and neither is at infinity; r = -s
-    /// gives Z = 0 (the point at infinity, Y nonzero mod p); r = s or an input at
-    /// infinity gives (0 : 0 : 0).
-    fn add_in(&self, r: &mut Jacobian, s: &Jacobian, s_affine: bool, w: &mut Work) {
-        let f = self.ring;
-        let [u1, u2, s1, s2, t, v] = &mut w.0;
-        // z1z1 in v, u2 = X2 Z1^2, s2 = Y2 Z1^3.
-        f.sqr_to(v, &r.z);
-        f.mul_to(u2, &s.x, v);
-        f.mul_to(t, &s.y, &r.z);
-        f.mul_to(s2, t, v);
-        if s_affine {
-            u1.copy_from_slice(&r.x);
-            s1.copy_from_slice(&r.y);
-        } else {
-            f.sqr_to(v, &s.z);
-            f.mul_to(u1, &r.x, v);
-            f.mul_to(t, &r.y, &s.z);
-            f.mul_to(s1, t, v);
-        }
-        // H = U2 - U1 in u2, R = S2 - S1 in s2.
-        f.sub_to(u2, u1);
-        f.sub_to(s2, s1);
-        let (h, rr) = (u2, s2);
-        // Z3 = Z1 Z2 H.
-        if s_affine {
-            f.mul_to(t, &r.z, h);
-        } else {
-            f.mul_to(v, &r.z, &s.z);
-            f.mul_to(t, v, h);
-        }
-        core::mem::swap(&mut r.z, t);
-        // HH in t, HHH in v, V = U1 HH in r.y (free: Y1 is in s1).
-        f.sqr_to(t, h);
-        f.mul_to(v, t, h);
-        f.mul_to(&mut r.y, u1, t);
-        // X3 = R^2 - HHH - 2V.
-        f.sqr_to(&mut r.x, rr);
-        f.sub_to(&mut r.x, v);
-        f.sub_to(&mut r.x, &r.y);
-        f.sub_to(&mut r.x, &r.y);
-        // Y3 = R (V - X3) - S1 HHH.
-        f.sub_to(&mut r.y, &r.x);
-        f.mul_to(t, rr, &r.y);
-        f.mul_to(u1, s1, v);
-        f.sub_to(t, u1);
-        core::mem::swap(&mut r.y, t);
-    }
-
-    /// R + S (allocating; for tests and one-off sums).
+    /// R + S (for tests).
     #[cfg(test)]
     pub(super) fn add(&self, r: &Jacobian, s: &Jacobian) -> Jacobian {
-        let mut out = r.clone();
-        self.add_in(&mut out, s, false, &mut self.work());
-        out
+        let c = self.formulas();
+        let mut out = c.enter(r);
+        c.add_in(&mut out, &c.enter(s), false, &mut c.work());
+        c.leave(&out)
     }
 
-    /// 2 R (allocating; for tests).
+    /// 2 R (for tests).
     #[cfg(test)]
     pub(super) fn double(&self, r: &Jacobian) -> Jacobian {
-        let (mut out, mut wz, mut w) = (r.clone(), self.ring.zero(), self.work());
-        self.set_wz(&out, &mut wz, &mut w);
-        self.double_in(&mut out, &mut wz, &mut w);
-        out
+        let c = self.formulas();
+        let (mut out, mut wz, mut w) = (c.enter(r), self.ring.chain_zero(), c.work());
+        c.set_wz(&out, &mut wz, &mut w);
+        c.double_in(&mut out, &mut wz, &mut w);
+        c.leave(&out)
     }
 
     /// The points with Z = 1 equal to `ps` (one inversion mod N for all, Montgomery's
@@ -194,7 +107,7 @@ impl Curve<'_> {
     /// k P for k >= 1: a sliding window over the bits of k with the odd multiples P, 3P,
     /// ..., (2^w - 1) P brought to Z = 1 (mixed additions). Every addition adds an odd
     /// multiple jP (j < 2^w) to a multiple iP with i > j, except the first, which starts
-    /// from a table entry.
+    /// from a table entry. The formulas run on chain elements (entered once, left once).
     pub(super) fn multiply(&self, p: &Jacobian, k: &BigUint) -> Jacobian {
         let f = self.ring;
         let bits = k.bits();
@@ -208,28 +121,30 @@ impl Curve<'_> {
             161..=640 => 4,
             _ => 5,
         };
-        let mut w = self.work();
+        let c = self.formulas();
+        let mut w = c.work();
         // table[i] = (2i + 1) P with Z = 1: P + 2P + 2P + ... in Jacobian coordinates,
         // then all normalised together.
         let mut table = vec![p.clone()];
         if wbits > 1 {
-            let (mut p2, mut wz) = (p.clone(), f.zero());
-            self.set_wz(&p2, &mut wz, &mut w);
-            self.double_in(&mut p2, &mut wz, &mut w);
-            let mut cur = p.clone();
+            let (mut p2, mut wz) = (c.enter(p), f.chain_zero());
+            c.set_wz(&p2, &mut wz, &mut w);
+            c.double_in(&mut p2, &mut wz, &mut w);
+            let mut cur = c.enter(p);
             for _ in 1..1usize << (wbits - 1) {
-                self.add_in(&mut cur, &p2, false, &mut w);
-                table.push(cur.clone());
+                c.add_in(&mut cur, &p2, false, &mut w);
+                table.push(c.leave(&cur));
             }
         }
         let Some(table) = self.normalize_all(&table) else { return zero() };
-        // The running multiple and a Z^4 (see `double_in`).
-        let mut acc: Option<(Jacobian, El)> = None;
+        let table: Vec<ChPoint> = table.iter().map(|t| c.enter(t)).collect();
+        // The running multiple and a Z^4 (see `Formulas::double_in`).
+        let mut acc: Option<(ChPoint, Ch)> = None;
         let mut i = bits as i64 - 1;
         while i >= 0 {
             if !k.bit(i as u64) {
                 if let Some((a, wz)) = acc.as_mut() {
-                    self.double_in(a, wz, &mut w);
+                    c.double_in(a, wz, &mut w);
                 }
                 i -= 1;
                 continue;
@@ -245,18 +160,139 @@ impl Curve<'_> {
             }
             match acc.as_mut() {
                 // A table entry has Z = 1: a Z^4 = a.
-                None => acc = Some((table[val >> 1].clone(), self.a.clone())),
+                None => acc = Some((table[val >> 1].clone(), c.a.clone())),
                 Some((a, wz)) => {
                     for _ in l..=i {
-                        self.double_in(a, wz, &mut w);
+                        c.double_in(a, wz, &mut w);
                     }
-                    self.add_in(a, &table[val >> 1], true, &mut w);
-                    self.set_wz(a, wz, &mut w);
+                    c.add_in(a, &table[val >> 1], true, &mut w);
+                    c.set_wz(a, wz, &mut w);
                 }
             }
             i = l - 1;
         }
-        acc.expect("k >= 1 has a set bit").0
+        c.leave(&acc.expect("k >= 1 has a set bit").0)
+    }
+}
+
+impl Formulas<'_> {
+    fn work(&self) -> Work {
+        Work(core::array::from_fn(|_| self.ring.chain_zero()))
+    }
+
+    fn enter(&self, p: &Jacobian) -> ChPoint {
+        let f = self.ring;
+        ChPoint { x: f.enter(&p.x), y: f.enter(&p.y), z: f.enter(&p.z) }
+    }
+
+    fn leave(&self, p: &ChPoint) -> Jacobian {
+        let f = self.ring;
+        Jacobian { x: f.leave(&p.x), y: f.leave(&p.y), z: f.leave(&p.z) }
+    }
+
+    /// r = 2 r (r at infinity or of order 2 gives Z = 0), with `wz` = a Z^4 carried along
+    /// (Cohen, Miyaji & Ono 1998, "modified Jacobian" coordinates: 4 products and 4
+    /// squares instead of 4 and 6):
+    /// M = 3X^2 + aZ^4, S = 4XY^2, X' = M^2 - 2S, Y' = M(S - X') - 8Y^4, Z' = 2YZ,
+    /// a Z'^4 = 16 Y^4 (a Z^4) = 2 (8Y^4) wz. The values are those of the plain formulas
+    /// (a Z^4 is computed, not approximated), so the remarks of the module hold as they
+    /// are.
+    fn double_in(&self, r: &mut ChPoint, wz: &mut Ch, w: &mut Work) {
+        let f = self.ring;
+        let [yy, s, t, _, m, v] = &mut w.0;
+        f.ch_sqr_to(yy, &r.y);
+        f.ch_mul_to(s, &r.x, yy);
+        f.ch_dbl_to(s);
+        f.ch_dbl_to(s);
+        f.ch_sqr_to(t, &r.x);
+        m.copy_from_slice(wz);
+        f.ch_add_to(m, t);
+        f.ch_dbl_to(t);
+        f.ch_add_to(m, t);
+        // Z' = 2 Y Z.
+        f.ch_mul_to(t, &r.y, &r.z);
+        f.ch_dbl_to(t);
+        core::mem::swap(&mut r.z, t);
+        // X' = M^2 - 2S.
+        f.ch_sqr_to(&mut r.x, m);
+        f.ch_sub_to(&mut r.x, s);
+        f.ch_sub_to(&mut r.x, s);
+        // Y' = M (S - X') - 8 Y^4.
+        f.ch_sub_to(s, &r.x);
+        f.ch_mul_to(&mut r.y, m, s);
+        f.ch_sqr_to(v, yy);
+        f.ch_dbl_to(v);
+        f.ch_dbl_to(v);
+        f.ch_dbl_to(v);
+        f.ch_sub_to(&mut r.y, v);
+        // a Z'^4 = 2 (8 Y^4) (a Z^4); stays 0 when a = 0.
+        if !self.a_is_zero {
+            f.ch_mul_to(t, v, wz);
+            f.ch_dbl_to(t);
+            core::mem::swap(wz, t);
+        }
+    }
+
+    /// `wz` = a Z^4 for the point r (after an addition).
+    fn set_wz(&self, r: &ChPoint, wz: &mut Ch, w: &mut Work) {
+        if self.a_is_zero {
+            return;
+        }
+        let f = self.ring;
+        let [t, u, ..] = &mut w.0;
+        f.ch_sqr_to(t, &r.z);
+        f.ch_sqr_to(u, t);
+        f.ch_mul_to(wz, &self.a, u);
+    }
+
+    /// r = r + s by the general addition law (`s_affine`: s has Z = 1, and the products
+    /// by Z2 are skipped): the true sum when r != ±s and neither is at infinity; r = -s
+    /// gives Z = 0 (the point at infinity, Y nonzero mod p); r = s or an input at
+    /// infinity gives (0 : 0 : 0).
+    fn add_in(&self, r: &mut ChPoint, s: &ChPoint, s_affine: bool, w: &mut Work) {
+        let f = self.ring;
+        let [u1, u2, s1, s2, t, v] = &mut w.0;
+        // z1z1 in v, u2 = X2 Z1^2, s2 = Y2 Z1^3.
+        f.ch_sqr_to(v, &r.z);
+        f.ch_mul_to(u2, &s.x, v);
+        f.ch_mul_to(t, &s.y, &r.z);
+        f.ch_mul_to(s2, t, v);
+        if s_affine {
+            u1.copy_from_slice(&r.x);
+            s1.copy_from_slice(&r.y);
+        } else {
+            f.ch_sqr_to(v, &s.z);
+            f.ch_mul_to(u1, &r.x, v);
+            f.ch_mul_to(t, &r.y, &s.z);
+            f.ch_mul_to(s1, t, v);
+        }
+        // H = U2 - U1 in u2, R = S2 - S1 in s2.
+        f.ch_sub_to(u2, u1);
+        f.ch_sub_to(s2, s1);
+        let (h, rr) = (u2, s2);
+        // Z3 = Z1 Z2 H.
+        if s_affine {
+            f.ch_mul_to(t, &r.z, h);
+        } else {
+            f.ch_mul_to(v, &r.z, &s.z);
+            f.ch_mul_to(t, v, h);
+        }
+        core::mem::swap(&mut r.z, t);
+        // HH in t, HHH in v, V = U1 HH in r.y (free: Y1 is in s1).
+        f.ch_sqr_to(t, h);
+        f.ch_mul_to(v, t, h);
+        f.ch_mul_to(&mut r.y, u1, t);
+        // X3 = R^2 - HHH - 2V.
+        f.ch_sqr_to(&mut r.x, rr);
+        f.ch_sub_to(&mut r.x, v);
+        f.ch_sub_to(&mut r.x, &r.y);
+        f.ch_sub_to(&mut r.x, &r.y);
+        // Y3 = R (V - X3) - S1 HHH.
+        f.ch_sub_to(&mut r.y, &r.x);
+        f.ch_mul_to(t, rr, &r.y);
+        f.ch_mul_to(u1, s1, v);
+        f.ch_sub_to(t, u1);
+        core::mem::swap(&mut r.y, t);
     }
 }
 
@@ -299,7 +335,15 @@ mod tests {
     /// large k, and a starting point with Z != 1.
     #[test]
     fn multiply_matches_affine_arithmetic() {
-        let n = (BigUint::from(1u8) << 127) - 1u8;
+        // Mersenne primes of 2 limbs (scalar chain elements) and of 20 (IFMA-domain chain
+        // elements where the CPU has IFMA).
+        for (e, k_max) in [(127u32, 300u32), (1279, 40)] {
+            multiply_matches_affine_arithmetic_mod(&((BigUint::from(1u8) << e) - 1u8), k_max);
+        }
+    }
+
+    fn multiply_matches_affine_arithmetic_mod(n: &BigUint, k_max: u32) {
+        let n = n.clone();
         let f = Ring::new(&n).unwrap();
         let to_affine = |q: &Jacobian| {
             let zi = f.inv(&q.z).ok()?;
@@ -313,7 +357,7 @@ mod tests {
             let p = c.affine(&f.elem(&px), &f.elem(&py));
             let pa = Some((px.clone(), py.clone()));
             let mut sum = pa.clone();
-            for k in 2u32..300 {
+            for k in 2u32..k_max {
                 sum = affine_add(&n, &a, &sum, &pa);
                 assert_eq!(to_affine(&c.multiply(&p, &BigUint::from(k))), sum, "a = {a}, k = {k}");
             }

@@ -5,7 +5,7 @@
 //! that fails returns gcd(x, N), which callers treat as a factor (or as a degenerate
 //! computation). Everything here is public data: variable time throughout.
 
-use crate::arith::limbs::{add_mod_vartime, from_limbs, lt_vartime, sub_assign, sub_mod_vartime, to_limbs, Limb};
+use crate::arith::limbs::{add_mod_vartime, from_limbs, sub_mod_vartime, to_limbs, Limb};
 use crate::arith::modexp::pow_vartime;
 use crate::arith::MontContext;
 use num_bigint::{BigInt, BigUint};
@@ -15,6 +15,10 @@ use std::cell::RefCell;
 
 /// An element of Z/NZ in Montgomery form (exactly `len()` limbs, reduced).
 pub(super) type El = Vec<Limb>;
+
+/// An element of Z/NZ in the context's chain form (`arith::MontContext::chain_enter`):
+/// defined mod N only, so compared after [`Ring::leave`].
+pub(super) type Ch = Vec<u64>;
 
 /// Z/NZ for odd N >= 3.
 pub(super) struct Ring {
@@ -98,38 +102,49 @@ impl Ring {
         r
     }
 
-    /// `out = a b` (out distinct from a and b; no allocation).
-    pub(super) fn mul_to(&self, out: &mut [Limb], a: &[Limb], b: &[Limb]) {
-        self.ctx.mul(out, a, b, &mut self.t.borrow_mut());
+    /// A zero chain element: the representation of the point arithmetic's long chains
+    /// of products ([`Ch`]; `arith::MontContext::chain_enter`).
+    pub(super) fn chain_zero(&self) -> Ch {
+        vec![0; self.ctx.chain_len()]
     }
 
-    /// `out = a^2` (out distinct from a; no allocation).
-    pub(super) fn sqr_to(&self, out: &mut [Limb], a: &[Limb]) {
-        self.ctx.sqr(out, a, &mut self.t.borrow_mut());
+    /// The chain element of `a`.
+    pub(super) fn enter(&self, a: &El) -> Ch {
+        let mut out = self.chain_zero();
+        self.ctx.chain_enter(&mut out, a);
+        out
     }
 
-    /// `a += b`.
-    pub(super) fn add_to(&self, a: &mut [Limb], b: &[Limb]) {
-        add_mod_vartime(a, b, self.ctx.modulus());
+    /// The element of the chain element `a`.
+    pub(super) fn leave(&self, a: &Ch) -> El {
+        let mut out = self.zero();
+        self.ctx.chain_leave(&mut out, a);
+        out
     }
 
-    /// `a -= b`.
-    pub(super) fn sub_to(&self, a: &mut [Limb], b: &[Limb]) {
-        sub_mod_vartime(a, b, self.ctx.modulus());
+    /// `out = a b` on chain elements (out distinct from a and b).
+    pub(super) fn ch_mul_to(&self, out: &mut Ch, a: &Ch, b: &Ch) {
+        self.ctx.chain_mul(out, a, b, &mut self.t.borrow_mut());
     }
 
-    /// `a = 2 a`.
-    pub(super) fn dbl_to(&self, a: &mut [Limb]) {
-        let mut carry = 0;
-        for w in a.iter_mut() {
-            let top = *w >> 63;
-            *w = *w << 1 | carry;
-            carry = top;
-        }
-        let m = self.ctx.modulus();
-        if carry == 1 || !lt_vartime(a, m) {
-            sub_assign(a, m);
-        }
+    /// `out = a^2` on chain elements (out distinct from a).
+    pub(super) fn ch_sqr_to(&self, out: &mut Ch, a: &Ch) {
+        self.ctx.chain_sqr(out, a, &mut self.t.borrow_mut());
+    }
+
+    /// `a += b` on chain elements.
+    pub(super) fn ch_add_to(&self, a: &mut Ch, b: &Ch) {
+        self.ctx.chain_add_vartime(a, b);
+    }
+
+    /// `a -= b` on chain elements.
+    pub(super) fn ch_sub_to(&self, a: &mut Ch, b: &Ch) {
+        self.ctx.chain_sub_vartime(a, b);
+    }
+
+    /// `a = 2 a` on chain elements.
+    pub(super) fn ch_dbl_to(&self, a: &mut Ch) {
+        self.ctx.chain_dbl_vartime(a);
     }
 
     /// Limbs of an accumulator of unreduced products (`arith::MontContext::acc_len`).
