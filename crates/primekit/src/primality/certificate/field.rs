@@ -108,6 +108,12 @@ impl Ring {
         vec![0; self.ctx.chain_len()]
     }
 
+    /// Whether products on chain elements beat lazy sums of scalar products
+    /// (`arith::MontContext::chain_products_pay`).
+    pub(super) fn chain_products_pay(&self) -> bool {
+        self.ctx.chain_products_pay()
+    }
+
     /// The chain element of `a`.
     pub(super) fn enter(&self, a: &El) -> Ch {
         let mut out = self.chain_zero();
