@@ -18,8 +18,11 @@ pub(super) struct Sqrt {
     /// N - 1 = 2^s q, q odd.
     s: u32,
     q_half: BigUint,
-    /// z^q for a quadratic non-residue z: a generator of the 2-Sylow subgroup.
-    zq: El,
+    /// A quadratic non-residue z, and z^q (a generator of the 2-Sylow subgroup) once a
+    /// root needs it: for N = 3 mod 4 (s = 1) none does, and z^q would cost a whole
+    /// exponentiation per N.
+    z: i64,
+    zq: std::cell::OnceCell<El>,
     cache: HashMap<i64, Option<El>>,
 }
 
@@ -33,8 +36,7 @@ impl Sqrt {
         let s = n1.trailing_zeros()? as u32;
         let q = &n1 >> s;
         let z = (2i64..100_000).find(|&z| jacobi_small(z, &n_limbs) == -1)?;
-        let zq = ring.pow(&ring.small(z), &q);
-        Some(Sqrt { ring, n_limbs, s, q_half: q >> 1, zq, cache: HashMap::new() })
+        Some(Sqrt { ring, n_limbs, s, q_half: q >> 1, z, zq: std::cell::OnceCell::new(), cache: HashMap::new() })
     }
 
     /// The Legendre (Jacobi) symbol (a / N) of a small integer.
@@ -52,7 +54,8 @@ impl Sqrt {
         let w = f.pow(a, &self.q_half);
         let mut x = f.mul(a, &w);
         let mut b = f.mul(&x, &w);
-        let mut g = self.zq.clone();
+        // g = z^q, set on the loop's first pass (r = s).
+        let mut g = f.zero();
         let mut r = self.s;
         let one = f.one();
         while b != one {
@@ -65,6 +68,11 @@ impl Sqrt {
                 if m >= r {
                     return None;
                 }
+            }
+            if r == self.s {
+                // q = 2 q_half + 1.
+                let q = (&self.q_half << 1) + 1u8;
+                g.clone_from(self.zq.get_or_init(|| f.pow(&f.small(self.z), &q)));
             }
             let mut t = g;
             for _ in 0..r - m - 1 {
