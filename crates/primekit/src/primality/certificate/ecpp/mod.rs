@@ -197,7 +197,7 @@ fn build_steps(levels: &[(BigUint, Candidate)], o: &ProveOptions) -> Result<Vec<
 /// it would mean a probable prime q was composite, and is reported as no proof.
 fn build_step(n: &BigUint, c: &Candidate, top: bool) -> Result<Step, ProveError> {
     let composite = |how: String| if top { ProveError::Composite(how) } else { ProveError::NoProof };
-    let Some(index) = search::table_index(c.pos.entry) else {
+    let Some(index) = search::table_index(c.pos.entry, n.bits()) else {
         return match pocklington::step(n, &c.small, &c.q) {
             Ok(s) => Ok(Step::Pocklington(s)),
             Err(WitnessError::Composite(how)) => Err(composite(how)),

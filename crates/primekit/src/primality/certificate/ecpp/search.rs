@@ -1,5 +1,6 @@
 //! The first phase of the down-run for one N (Atkin & Morain 1993, §8.2): walk the
-//! discriminants in the table's order (class number, then |D|), keep those with every
+//! discriminants in the search order for N's size (`class_table::search_order`: by
+//! expected cost, from the class number and the chance of a solution), keep those with every
 //! prime discriminant a square mod N, solve 4N = t^2 + |D| s^2, and accept an order
 //! m = N + 1 - trace = k q with k free of primes below a bound and q a probable prime
 //! above (N^(1/4) + 1)^2. Where allowed, N - 1 = k q is tried first (a Pocklington
@@ -7,7 +8,7 @@
 //! checks the steps.
 
 use super::super::field::Ring;
-use super::class_table::table;
+use super::class_table::{search_order, table};
 use super::cornacchia::{cornacchia, order, traces};
 use super::rho::rho_factor;
 use super::sqrt::Sqrt;
@@ -55,9 +56,10 @@ const RHO_BUDGET: u64 = 1 << 16;
 pub(super) static MAIN: std::sync::LazyLock<usize> =
     std::sync::LazyLock::new(|| 1 + table().iter().position(|e| e.h > 25).unwrap_or(table().len()));
 
-/// The table index of a (non-N - 1) entry.
-pub(super) fn table_index(entry: usize) -> Option<usize> {
-    (entry % *PASS).checked_sub(1)
+/// The table index of a (non-N - 1) entry for an N of `bits` bits (each pass walks the
+/// table in [`search_order`]).
+pub(super) fn table_index(entry: usize, bits: u64) -> Option<usize> {
+    (entry % *PASS).checked_sub(1).map(|i| search_order(bits)[i] as usize)
 }
 
 /// An accepted order: m = (product of `small`) * q, q a probable prime (or 1 for an
@@ -227,7 +229,7 @@ impl Level {
             }
             return None;
         }
-        let e = &table()[table_index(entry).expect("not N - 1")];
+        let e = &table()[table_index(entry, n.bits()).expect("not N - 1")];
         let r = self.sq.sqrt_disc(&e.prime_discs)?;
         let (t, s) = cornacchia(&n, e.d, &self.sq.ring().to_big(&r))?;
         let rs = self.residues[second as usize].get_or_insert_with(|| OrderResidues::new(&n, count));
