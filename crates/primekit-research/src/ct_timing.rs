@@ -446,7 +446,7 @@ impl Target for CandidateRounds {
         let mr = MillerRabin::new(&n).expect("odd candidate of a valid size");
         let bases: Vec<Vec<Limb>> = (0..self.rounds).map(|_| mr.random_base(rng).expect("generator works")).collect();
         // One untimed call builds the lane batch of n, which `MillerRabin` makes on first
-        // use (num-bigint reductions, as every context's set-up).
+        // use (its constant-time set-up, as the context's).
         core::hint::black_box(mr.passes_all_ct(&bases));
         (mr, bases)
     }
@@ -458,9 +458,9 @@ impl Target for CandidateRounds {
 /// The CRT exponentiations of the RSA pairwise consistency test on the process kernel.
 /// Secret key and ciphertext: fixed class one key and one c; random class a key drawn
 /// from a pool and a fresh c < n. With `setup` the whole of
-/// `hazmat::keys::crt_exponentiations` is timed, contexts and num-bigint reductions
-/// included (variable time in p and q); without, only `crt_exponentiations_in`, the
-/// contexts and reduced ciphertexts prepared untimed.
+/// `hazmat::keys::crt_exponentiations` is timed, the contexts' set-up and the
+/// reductions of c by p and q (`MontContext::reduce_ct`) included; without, only
+/// `crt_exponentiations_in`, the contexts and reduced ciphertexts prepared untimed.
 pub struct RsaCrt {
     bits: u32,
     keys: Vec<RsaPrivateKey>,

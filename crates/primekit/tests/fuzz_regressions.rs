@@ -16,7 +16,7 @@ fn tiny_modulus_on_every_kernel() {
     for kernel in Kernel::available() {
         let ctx = MontContext::with_kernel(&m, kernel).unwrap();
         let mut t = ctx.scratch();
-        let am = ctx.to_mont(&ctx.reduce(&a), &mut t);
+        let am = ctx.to_mont(&ctx.reduce_vartime(&a), &mut t);
         let mut out = vec![0; ctx.len()];
         ctx.sqr(&mut out, &am, &mut t);
         assert_eq!(from_limbs(&ctx.from_mont(&out, &mut t)), &a * &a % &m, "{kernel:?}");

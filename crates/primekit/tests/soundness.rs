@@ -85,7 +85,7 @@ fn entry_points_child() {
     let want_pow = a.modpow(&e, &m);
     assert_eq!(modpow_vartime(&a, &e, &m).unwrap(), want_pow);
     let mut t = ctx.scratch();
-    let am = ctx.to_mont(&ctx.reduce(&a), &mut t);
+    let am = ctx.to_mont(&ctx.reduce_vartime(&a), &mut t);
     let back = |x: &[u64]| primekit::hazmat::limbs::from_limbs(&ctx.from_mont(x, &mut ctx.scratch()));
     assert_eq!(back(&pow_vartime(&ctx, &am, &e.to_u64_digits())), want_pow);
     assert_eq!(back(&pow_ct(&ctx, &am, &to_limbs(&e, n).unwrap(), 64 * n)), want_pow);

@@ -19,9 +19,10 @@
 //! - public: limb counts and bit lengths (the top byte, whose leading 1 sets the length),
 //!   the `exp_bits` argument, and in mode `ct` the low byte of n (which fixes s for our
 //!   test values).
-//! - not covered: building a `MontContext`/`MillerRabin` (num-bigint division for R^2,
-//!   trailing-zero count); it runs with error reporting off on already-secret inputs, so
-//!   the values it produces stay secret for the checked code that follows.
+//! - not covered: building a `MontContext`/`MillerRabin` (its constant-time set-up is
+//!   measured by the timing tests only; the trailing-zero count of n - 1); it runs with
+//!   error reporting off on already-secret inputs, so the values it produces stay secret
+//!   for the checked code that follows.
 //!
 //! Outside valgrind the client requests do nothing and the binary only checks results.
 

@@ -74,6 +74,23 @@ pub fn select_into(out: &mut [Limb], a: &[Limb], b: &[Limb], mask: Limb) {
     }
 }
 
+/// `out = a * b` (schoolbook; `out.len() == a.len() + b.len()`, checked). Constant time:
+/// the trip counts depend only on the lengths.
+pub fn mul_into(out: &mut [Limb], a: &[Limb], b: &[Limb]) {
+    assert_eq!(out.len(), a.len() + b.len());
+    out.fill(0);
+    for (i, &ai) in a.iter().enumerate() {
+        let mut c: Limb = 0;
+        for (j, &bj) in b.iter().enumerate() {
+            // out + a b + c < 2^128.
+            let s = (out[i + j] as u128) + (ai as u128) * (bj as u128) + (c as u128);
+            out[i + j] = s as Limb;
+            c = (s >> 64) as Limb;
+        }
+        out[i + b.len()] = c;
+    }
+}
+
 /// `x >>= 1` over all of x (the bit shifted out is dropped). Constant time.
 pub(crate) fn halve(x: &mut [Limb]) {
     let n = x.len();
@@ -154,6 +171,18 @@ pub const fn neg_inv_mod_2_52(n: Limb) -> Limb {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mul_into_matches_num_bigint() {
+        let vals: [&[Limb]; 5] = [&[0], &[!0], &[!0, !0, !0], &[1, 0, 1 << 63], &[0x1234_5678_9abc_def1, !0]];
+        for a in vals {
+            for b in vals {
+                let mut out = vec![7; a.len() + b.len()];
+                mul_into(&mut out, a, b);
+                assert_eq!(from_limbs(&out), from_limbs(a) * from_limbs(b), "{a:x?} * {b:x?}");
+            }
+        }
+    }
 
     #[test]
     fn halve_matches_num_bigint() {

@@ -232,16 +232,19 @@ fn lookup_ct(out: &mut [Limb], table: &[Limb], idx: usize, n: usize) {
 
 /// `base^exp mod m` on ordinary integers (variable time), for odd `m >= 3`.
 pub fn modpow_vartime(base: &BigUint, exp: &BigUint, m: &BigUint) -> Result<BigUint, ArithError> {
-    let ctx = MontContext::new(m)?;
+    let ctx = MontContext::new_vartime(m)?;
     Ok(modpow_in(&ctx, base, exp, false))
 }
 
 /// `base^exp mod m` in an existing context. With `ct` the exponentiation is [`pow_ct`]
 /// over all limbs of m (or of the exponent, if it has more), so its time does not follow
-/// the exponent's bit length; the reduction of `base` by m is num-bigint's (variable time).
+/// the exponent's bit length, and `base` is reduced by [`MontContext::reduce_ct`] (time
+/// set by the limb counts of m and of `base`); without it the reduction is num-bigint's
+/// (variable time).
 pub fn modpow_in(ctx: &MontContext, base: &BigUint, exp: &BigUint, ct: bool) -> BigUint {
     let mut t = ctx.scratch();
-    let b = ctx.to_mont(&ctx.reduce(base), &mut t);
+    let reduced = if ct { ctx.reduce_ct(&base.to_u64_digits()) } else { ctx.reduce_vartime(base) };
+    let b = ctx.to_mont(&reduced, &mut t);
     let mut e = exp.to_u64_digits();
     let r = if ct {
         let limbs = ctx.len().max(e.len());

@@ -20,12 +20,17 @@
 //! prime by Pocklington ([`crate::primality::pocklington`]).
 //!
 //! # Side channels
-//! Exponentiations and Miller-Rabin rounds on candidates are constant time. Like
-//! OpenSSL's and NSS's generators, the sieve and the number of candidates examined are
-//! not: their timing depends on the candidates' residues modulo small primes. Also as
-//! there, the random bases are drawn by rejection sampling below n − 3, whose number of
-//! draws depends on n's top bits, and each candidate's contexts are set up with
-//! num-bigint reductions by n.
+//! Exponentiations and Miller-Rabin rounds on candidates are constant time, and so are
+//! the set-ups on a candidate: its Montgomery context and lane batch (R mod n, R^2 mod n
+//! and the lane constants by doublings and Montgomery squarings on limbs,
+//! `arith::mont::setup`; n's bit length is public, the candidates having their top bit
+//! set) and its random bases (one draw of a fixed length and a product, within 2^-64 of
+//! uniform: `MillerRabin::random_base`). Like OpenSSL's and NSS's generators, the sieve
+//! and the number of candidates examined are not: their timing depends on the
+//! candidates' residues modulo small primes. Contexts of 128 limbs (8,192 bits) and more
+//! invert n modulo 2^(64 limbs) with num-bigint (variable time), and `MillerRabin::new`
+//! computes s = v2(n − 1) and d = (n − 1) / 2^s with num-bigint (its time may follow s;
+//! not separated by the timing tests).
 
 #![forbid(unsafe_code)]
 

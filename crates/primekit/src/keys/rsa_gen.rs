@@ -18,6 +18,7 @@
 //! tested in constant time, as in every generator here. The secret values live in
 //! `BigUint`s, which are not zeroed on drop.
 
+use crate::arith::limbs::{add_assign, from_limbs, sub_assign, to_limbs, Limb};
 use crate::arith::{modexp::modpow_in, MontContext};
 use crate::gen::{generate_prime_with, LowerBound, PrimeOptions};
 use crate::Error;
@@ -203,26 +204,46 @@ pub fn generate_rsa_key_with(o: &RsaKeyOptions) -> Result<RsaPrivateKey, Error> 
 fn pairwise_consistency(k: &RsaPrivateKey) -> Result<(), Error> {
     let mut rng = crate::random::os_seeded()?;
     let m = crate::random::uniform_below(&mut rng, &(&k.n - 3u8))? + 2u8;
-    let ctx_n = MontContext::new(&k.n)?;
+    let ctx_n = MontContext::new_vartime(&k.n)?;
     let c = modpow_in(&ctx_n, &m, &k.e, false);
     let by_d = modpow_in(&ctx_n, &c, &k.d, true);
     let (mp, mq) = crt_exponentiations(k, &c)?;
-    // Garner: m = mq + q * (qInv (mp - mq) mod p).
-    let diff = (&mp + &k.p - (&mq % &k.p)) % &k.p;
-    let by_crt = &mq + &k.q * ((&k.qinv * diff) % &k.p);
+    let by_crt = garner(k, &mp, &mq)?;
     if by_d != m || by_crt != m {
         return Err(Error::SelfTestFailed("pairwise consistency: the key does not decrypt what it encrypts".into()));
     }
     Ok(())
 }
 
+/// Garner's recombination m = mq + q h with h = qInv (mp - mq) mod p, for mp < p and
+/// mq < q, in the context of p: the reduction of mq, the subtraction mod p (masked) and
+/// the product (two Montgomery products) run in time set by the limb counts; the final
+/// product and sum are num-bigint's on values of public sizes.
+fn garner(k: &RsaPrivateKey, mp: &BigUint, mq: &BigUint) -> Result<BigUint, Error> {
+    let ctx_p = MontContext::new(&k.p)?;
+    let len = ctx_p.len();
+    let limbs = |x: &BigUint| to_limbs(x, len).ok_or_else(|| Error::InvalidArgument("a CRT value exceeds p's limbs".into()));
+    let mut diff = limbs(mp)?;
+    let borrow = sub_assign(&mut diff, &ctx_p.reduce_ct(&mq.to_u64_digits()));
+    let p_masked: Vec<Limb> = ctx_p.modulus().iter().map(|&l| l & borrow.wrapping_neg()).collect();
+    add_assign(&mut diff, &p_masked);
+    let mut t = ctx_p.scratch();
+    let qinv = ctx_p.to_mont(&ctx_p.reduce_ct(&k.qinv.to_u64_digits()), &mut t);
+    let mut h = vec![0; len];
+    ctx_p.mul(&mut h, &qinv, &diff, &mut t);
+    Ok(mq + &k.q * from_limbs(&h))
+}
+
 /// The two half-size exponentiations of a CRT decryption, (c^dP mod p, c^dQ mod q), for
 /// `c < n`: the private-key step of the pairwise consistency test. Builds the contexts
-/// for p and q and reduces c by each with num-bigint, which is variable time in p and q
-/// (as every context's set-up); then [`crt_exponentiations_in`].
+/// for p and q (constant time in their values, [`MontContext`]'s contract) and reduces c
+/// by each with [`MontContext::reduce_ct`] (time set by the limb counts of c, p and q);
+/// then [`crt_exponentiations_in`].
 pub fn crt_exponentiations(k: &RsaPrivateKey, c: &BigUint) -> Result<(BigUint, BigUint), Error> {
     let (ctx_p, ctx_q) = (MontContext::new(&k.p)?, MontContext::new(&k.q)?);
-    Ok(crt_exponentiations_in(&ctx_p, &ctx_q, k, &(c % &k.p), &(c % &k.q)))
+    let c = c.to_u64_digits();
+    let (cp, cq) = (from_limbs(&ctx_p.reduce_ct(&c)), from_limbs(&ctx_q.reduce_ct(&c)));
+    Ok(crt_exponentiations_in(&ctx_p, &ctx_q, k, &cp, &cq))
 }
 
 /// (cp^dP mod p, cq^dQ mod q) in the contexts of p and q, for cp < p and cq < q:

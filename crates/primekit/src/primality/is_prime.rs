@@ -148,12 +148,12 @@ pub(super) fn decide<R: CryptoRngCore>(
     if between(Progress { rounds_done: 0, rounds_total }).is_break() {
         return Ok(None);
     }
-    let mr = MillerRabin::new(n)?;
+    let mr = MillerRabin::new_vartime(n)?;
     if !mr.passes_base_two_vartime() {
         return Ok(Some(false));
     }
     let mut rng = rng()?;
-    let bases = (0..mr_rounds(bits)).map(|_| mr.random_base(&mut rng)).collect::<Result<Vec<_>, _>>()?;
+    let bases = (0..mr_rounds(bits)).map(|_| mr.random_base_vartime(&mut rng)).collect::<Result<Vec<_>, _>>()?;
     Ok(mr.passes_all_vartime_threads(&bases, threads, |done| between(Progress { rounds_done: 1 + done, rounds_total })))
 }
 

@@ -135,7 +135,7 @@ impl LucasLadder {
         if !n.bit(0) || n < &BigUint::from(3u8) {
             return Err(Error::InvalidArgument("Lucas ladder needs an odd n >= 3".into()));
         }
-        let ctx = MontContext::new(n)?;
+        let ctx = MontContext::new_vartime(n)?;
         let len = ctx.len();
         let mut t = ctx.scratch();
         let pp = (small_inverse_mod(params.q, n) + n - 2u8) % n;

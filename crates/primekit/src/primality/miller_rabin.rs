@@ -7,7 +7,7 @@
 //! applies only to bases chosen uniformly at random.
 
 use crate::arith::lanes::{lane_mask, LaneTarget, LaneValues, SharedModulus, Timing};
-use crate::arith::limbs::{from_limbs, to_limbs, Limb};
+use crate::arith::limbs::{add_assign, from_limbs, mul_into, to_limbs, Limb};
 use crate::arith::modexp::pow_vartime;
 use crate::arith::pow2::pow2_vartime;
 use crate::arith::{Kernel, MontContext};
@@ -30,8 +30,8 @@ pub struct MillerRabin {
     /// Odd part d of n - 1, and s with n - 1 = d * 2^s.
     d: Vec<Limb>,
     s: usize,
-    /// n - 4: random bases are 2 + (uniform value in [0, n-4]).
-    n_minus_4: Vec<Limb>,
+    /// n - 3, the number of bases in [2, n - 2] ([`Self::random_base`]).
+    n_minus_3: Vec<Limb>,
     /// One lane on the context, with its targets: built with the context, so a round's
     /// time does not include num-bigint work on n.
     single: Lanes,
@@ -60,9 +60,17 @@ impl Lanes {
 }
 
 impl MillerRabin {
-    /// Precomputation for odd `n >= 5` on the process kernel.
+    /// Precomputation for odd `n >= 5` on the process kernel, with the context's (and
+    /// the lanes') set-up constant time in n's value ([`MontContext::new`]): for secret
+    /// candidates.
     pub fn new(n: &BigUint) -> Result<Self, Error> {
         Self::with_context(n, MontContext::new)
+    }
+
+    /// [`Self::new`] with num-bigint's set-up ([`MontContext::new_vartime`]), variable
+    /// time in n: for public n (is_prime, certificates).
+    pub fn new_vartime(n: &BigUint) -> Result<Self, Error> {
+        Self::with_context(n, MontContext::new_vartime)
     }
 
     /// [`Self::new`] on a chosen kernel (tests compare kernels).
@@ -90,14 +98,14 @@ impl MillerRabin {
         let d = &nm1 >> s;
         let mut t = ctx.scratch();
         let minus_one = ctx.to_mont(&to_limbs(&nm1, len).expect("fits"), &mut t);
-        let nm4 = n - 4u8;
+        let nm3 = n - 3u8;
         let single = Lanes::new(SharedModulus::single(&ctx), n);
         Ok(MillerRabin {
             single,
             minus_one,
             d: to_limbs(&d, len).expect("fits"),
             s,
-            n_minus_4: to_limbs(&nm4, len).expect("fits"),
+            n_minus_3: to_limbs(&nm3, len).expect("fits"),
             wide: OnceLock::new(),
             ctx,
         })
@@ -115,7 +123,7 @@ impl MillerRabin {
 
     /// The batch for `rounds` rounds of the given timing: the context's widest lanes when
     /// they pay for that many ([`SharedModulus::wide_pays`]; built on first use, its
-    /// set-up reduces by n with num-bigint as a context's does), else one lane (also when
+    /// set-up timed as the context's), else one lane (also when
     /// the modulus is beyond the wide backend's size and `widest` gave one lane).
     fn lanes_for(&self, rounds: usize, timing: Timing) -> &Lanes {
         if SharedModulus::wide_pays(&self.ctx, rounds, timing) {
@@ -278,10 +286,36 @@ impl MillerRabin {
 
     /// A base drawn uniformly from [2, n - 2] by rejection sampling (each draw succeeds
     /// with probability > 1/2; after 128 straight rejections, probability < 2^-128, the
-    /// generator is declared broken rather than looping on).
-    pub fn random_base(&self, rng: &mut impl CryptoRngCore) -> Result<Vec<Limb>, Error> {
-        let x = crate::random::uniform_below(rng, &(from_limbs(&self.n_minus_4) + 1u8))? + 2u8;
+    /// generator is declared broken rather than looped on). Variable time: the number of
+    /// draws follows n's magnitude, so for public n only (is_prime); [`Self::random_base`]
+    /// for a secret one.
+    pub fn random_base_vartime(&self, rng: &mut impl CryptoRngCore) -> Result<Vec<Limb>, Error> {
+        let x = crate::random::uniform_below(rng, &from_limbs(&self.n_minus_3))? + 2u8;
         Ok(to_limbs(&x, self.ctx.len()).expect("x <= n - 2 fits n's limbs"))
+    }
+
+    /// A base in [2, n - 2], within statistical distance 2^-64 of uniform, as limbs of n's
+    /// length. Constant time: one random draw of n's limb count plus one limb, a product
+    /// and an addition, whatever n's value (the only error is the generator's).
+    pub fn random_base(&self, rng: &mut impl CryptoRngCore) -> Result<Vec<Limb>, Error> {
+        // 2 + floor(x M / 2^(64(len+1))) for M = n - 3 and x uniform below 2^(64(len+1)):
+        // each value j in [0, M) has floor(2^(64(len+1)) / M) or one more preimages x, so
+        // every probability is within 2^-(64(len+1)) of 1/M and the statistical distance
+        // from uniform on [2, n - 2] is below M / 2^(64(len+1)) < 2^-64 (a round's error
+        // bound for a composite is 1/4 + 2^-64). One draw of a fixed length, one product
+        // and one addition: the time depends on n's limb count only, unlike rejection
+        // sampling below n - 3, whose number of draws follows n's magnitude.
+        let len = self.ctx.len();
+        let mut bytes = vec![0u8; 8 * (len + 1)];
+        rng.try_fill_bytes(&mut bytes).map_err(|e| Error::Rng(e.to_string()))?;
+        let x: Vec<Limb> = bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))).collect();
+        let mut product = vec![0; 2 * len + 1];
+        mul_into(&mut product, &x, &self.n_minus_3);
+        let mut base = product[len + 1..].to_vec();
+        let mut two = vec![0; len];
+        two[0] = 2;
+        add_assign(&mut base, &two);
+        Ok(base)
     }
 
     /// s, the exponent of 2 in n - 1.
@@ -295,6 +329,26 @@ mod tests {
     use super::*;
     use rand_chacha::rand_core::SeedableRng;
 
+    /// Each of the 8 bases of n = 11 comes up about 1/8 of the time (16,000 draws: 2,000
+    /// expected each, standard deviation 42; the bound is six of them), and the bases of
+    /// a 2-limb n just above 2^64 fill both halves of [2, n - 2].
+    #[test]
+    fn random_bases_are_uniform() {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(8);
+        let mr = MillerRabin::new(&BigUint::from(11u8)).unwrap();
+        let mut counts = [0u32; 8];
+        for _ in 0..16_000 {
+            let a = from_limbs(&mr.random_base(&mut rng).unwrap());
+            counts[usize::try_from(&a).unwrap() - 2] += 1;
+        }
+        assert!(counts.iter().all(|&c| c.abs_diff(2000) < 250), "{counts:?}");
+        let n = (BigUint::from(1u8) << 64u32) + 13u8;
+        let mr = MillerRabin::new(&n).unwrap();
+        let half = &n >> 1u32;
+        let low = (0..1000).filter(|_| from_limbs(&mr.random_base(&mut rng).unwrap()) < half).count();
+        assert!((400..600).contains(&low), "{low} of 1000 below n/2");
+    }
+
     #[test]
     fn random_bases_in_range() {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(7);
@@ -302,13 +356,17 @@ mod tests {
             let n = BigUint::from(n);
             let mr = MillerRabin::new(&n).unwrap();
             for _ in 0..200 {
-                let a = from_limbs(&mr.random_base(&mut rng).unwrap());
-                assert!(a >= BigUint::from(2u8) && a <= &n - 2u8, "n={n} a={a}");
+                for a in [mr.random_base(&mut rng).unwrap(), mr.random_base_vartime(&mut rng).unwrap()] {
+                    let a = from_limbs(&a);
+                    assert!(a >= BigUint::from(2u8) && a <= &n - 2u8, "n={n} a={a}");
+                }
             }
         }
         // n = 5: the only base is 2 ... 3.
         let mr = MillerRabin::new(&BigUint::from(5u8)).unwrap();
         let seen: std::collections::BTreeSet<_> = (0..100).map(|_| from_limbs(&mr.random_base(&mut rng).unwrap())).collect();
+        assert_eq!(seen.len(), 2);
+        let seen: std::collections::BTreeSet<_> = (0..100).map(|_| from_limbs(&mr.random_base_vartime(&mut rng).unwrap())).collect();
         assert_eq!(seen.len(), 2);
     }
 

@@ -12,7 +12,8 @@
 //! scans, comparisons OR every digit.
 
 use super::avx2_columns::{Digit, DIGIT_BITS, LANES, MAX_DIGITS};
-use super::wide::{broadcast, select_mask, to_radix, LaneTarget};
+use super::wide::{broadcast, select_mask, to_radix, LaneTarget, WideSetup};
+use super::Timing;
 use crate::arith::cpu::Avx2;
 use crate::arith::limbs::neg_inv_mod_word;
 use core::arch::x86_64::*;
@@ -25,13 +26,14 @@ pub(super) struct Lanes {
     d: Vec<Digit>,
 }
 
-/// Precomputation for one odd modulus m (public).
+/// Precomputation for one odd modulus m (its size public, its value possibly secret:
+/// the set-up is [`WideSetup`]'s, constant time in m's value).
 #[derive(Clone, Debug)]
 pub(super) struct Avx2x4 {
     /// Proof that the CPU runs AVX2.
     cpu: Avx2,
     l: usize,
-    m: BigUint,
+    setup: WideSetup,
     md: Vec<Digit>,
     inv: Digit,
     r2: Lanes,
@@ -52,17 +54,16 @@ pub(super) fn digits(bits: usize) -> usize {
 
 impl Avx2x4 {
     /// Context for odd `m >= 3` with 4m <= 2^(28 MAX_DIGITS) (about 7,100 bits), else
-    /// `None`.
-    pub(super) fn new(cpu: Avx2, m: &BigUint) -> Option<Avx2x4> {
+    /// `None`; the set-up is [`WideSetup::new`]'s with `timing`.
+    pub(super) fn new(cpu: Avx2, m: &BigUint, timing: Timing) -> Option<Avx2x4> {
         let l = digits(m.bits() as usize);
         if !m.bit(0) || m.bits() < 2 || l > MAX_DIGITS {
             return None;
         }
         let inv = [neg_inv_mod_2_28(m.iter_u64_digits().next().expect("m >= 3")); LANES];
-        let r = BigUint::one() << (DIGIT_BITS * l);
         let md = broadcast(m, DIGIT_BITS, l);
-        let mut ctx = Avx2x4 { cpu, l, m: m.clone(), md, inv, r2: Lanes { d: Vec::new() }, one: Vec::new() };
-        ctx.r2 = Lanes { d: broadcast(&((&r * &r) % m), DIGIT_BITS, l) };
+        let (setup, r2) = WideSetup::new(m, DIGIT_BITS, l, timing, Some(cpu.adx()));
+        let mut ctx = Avx2x4 { cpu, l, setup, md, inv, r2: Lanes { d: r2 }, one: Vec::new() };
         ctx.one = ctx.to_mont(&[]).d.as_flattened().to_vec();
         Some(ctx)
     }
@@ -114,10 +115,10 @@ impl Avx2x4 {
         Lanes { d: flat.as_chunks::<LANES>().0.to_vec() }
     }
 
-    /// `v` (ordinary form, < m) prepared for [`Self::eq_lanes_ct`] as v R mod m.
+    /// `v` (ordinary form, < m) prepared for [`Self::eq_lanes_ct`] as v R mod m, in time
+    /// set by the sizes ([`WideSetup::target`]).
     pub(super) fn target(&self, v: &BigUint) -> LaneTarget {
-        let t = (v << (DIGIT_BITS * self.l)) % &self.m;
-        LaneTarget::new(&t, &self.m, DIGIT_BITS, self.l)
+        self.setup.target(v)
     }
 
     /// Lanes (bit k for lane k) whose value (< 2m) is congruent to the target modulo m,
@@ -132,7 +133,7 @@ impl Avx2x4 {
         (0..LANES)
             .map(|k| {
                 let v = x.d.iter().rev().fold(BigUint::ZERO, |acc, d| (acc << DIGIT_BITS) + d[k]);
-                v % &self.m
+                v % self.setup.modulus()
             })
             .collect()
     }
@@ -205,7 +206,7 @@ mod tests {
                 if m < BigUint::from(3u8) {
                     continue;
                 }
-                let ctx = Avx2x4::new(cpu, &m).unwrap();
+                let ctx = Avx2x4::new(cpu, &m, Timing::ConstantTime).unwrap();
                 let xs: Vec<BigUint> = (0..LANES).map(|k| if k == 0 { &m - 1u8 } else { rng.gen_biguint_below(&m) }).collect();
                 let r = BigUint::one() << (DIGIT_BITS * ctx.l);
                 let x = ctx.to_mont(&xs);
@@ -228,6 +229,6 @@ mod tests {
                 assert_eq!(ctx.eq_lanes_ct(&y, &ctx.target(&(&m - 1u8))), 0b0010);
             }
         }
-        assert!(Avx2x4::new(cpu, &((BigUint::one() << (28 * 255 - 1)) - 1u8)).is_none(), "4m > R at the largest l");
+        assert!(Avx2x4::new(cpu, &((BigUint::one() << (28 * 255 - 1)) - 1u8), Timing::ConstantTime).is_none(), "4m > R at the largest l");
     }
 }

@@ -23,7 +23,8 @@
 //! [`Ifma8::eq_lanes_ct`] are constant time in the exponent and the lanes (prime
 //! generation's rounds on a secret candidate).
 
-use super::wide::{broadcast, select_mask, to_radix, LaneTarget};
+use super::wide::{broadcast, select_mask, to_radix, LaneTarget, WideSetup};
+use super::Timing;
 use crate::arith::cpu::Avx512Ifma;
 use crate::arith::limbs::neg_inv_mod_2_52;
 use crate::arith::radix::MASK52;
@@ -40,13 +41,14 @@ pub(super) struct Lanes {
     limbs: Vec<[u64; LANES]>,
 }
 
-/// Precomputation for one odd modulus m (public).
+/// Precomputation for one odd modulus m (its size public, its value possibly secret:
+/// the set-up is [`WideSetup`]'s, constant time in m's value).
 #[derive(Clone, Debug)]
 pub(super) struct Ifma8 {
     /// Proof that the CPU runs AVX-512F and IFMA.
     cpu: Avx512Ifma,
     l: usize,
-    m: BigUint,
+    setup: WideSetup,
     m52: Vec<[u64; LANES]>,
     m0inv: u64,
     r2: Lanes,
@@ -66,8 +68,8 @@ fn from_radix52(d: impl Iterator<Item = u64>) -> BigUint {
 
 impl Ifma8 {
     /// Context for odd `m >= 3` of at most 50,000 bits (the accumulator bound of the
-    /// module contract), else `None`.
-    pub(super) fn new(cpu: Avx512Ifma, m: &BigUint) -> Option<Ifma8> {
+    /// module contract), else `None`; the set-up is [`WideSetup::new`]'s with `timing`.
+    pub(super) fn new(cpu: Avx512Ifma, m: &BigUint, timing: Timing) -> Option<Ifma8> {
         if !m.bit(0) || m.bits() < 2 || m.bits() > 50_000 {
             return None;
         }
@@ -76,17 +78,11 @@ impl Ifma8 {
         let l = (m.bits() as usize + 2).div_ceil(52);
         let l = FIXED_SIZES.iter().copied().find(|&f| f >= l).unwrap_or(l);
         let m0inv = neg_inv_mod_2_52(m.iter_u64_digits().next().expect("m >= 3"));
-        let r = BigUint::one() << (52 * l);
-        let r2 = (&r * &r) % m;
+        let (setup, r2) = WideSetup::new(m, 52, l, timing, Some(cpu.adx()));
         let m52 = broadcast(m, 52, l);
-        let mut ctx = Ifma8 { cpu, l, m: m.clone(), m52, m0inv, r2: Lanes { limbs: Vec::new() }, one: Vec::new() };
-        ctx.r2 = ctx.broadcast(&r2);
+        let mut ctx = Ifma8 { cpu, l, setup, m52, m0inv, r2: Lanes { limbs: r2 }, one: Vec::new() };
         ctx.one = ctx.to_mont(&[]).limbs.as_flattened().to_vec();
         Some(ctx)
-    }
-
-    fn broadcast(&self, x: &BigUint) -> Lanes {
-        Lanes { limbs: broadcast(x, 52, self.l) }
     }
 
     /// Lanes holding `xs` (up to 8 values `< m`, not checked; missing lanes get 1), in
@@ -160,8 +156,9 @@ impl Ifma8 {
         (0..LANES)
             .map(|k| {
                 let v = from_radix52(x.limbs.iter().map(|l| l[k]));
-                if v >= self.m {
-                    v - &self.m
+                let m = self.setup.modulus();
+                if v >= m {
+                    v - m
                 } else {
                     v
                 }
@@ -172,8 +169,9 @@ impl Ifma8 {
     /// `R mod m` and `(m-1) R mod m`: 1 and -1 in this context's Montgomery form.
     #[cfg(test)]
     fn one_and_minus_one(&self) -> (BigUint, BigUint) {
-        let r = (BigUint::one() << (52 * self.l)) % &self.m;
-        let mr = (&self.m - &r) % &self.m;
+        let m = self.setup.modulus();
+        let r = (BigUint::one() << (52 * self.l)) % &m;
+        let mr = (&m - &r) % &m;
         (r, mr)
     }
 
@@ -186,15 +184,17 @@ impl Ifma8 {
         Lanes { limbs: flat.as_chunks::<LANES>().0.to_vec() }
     }
 
-    /// `v` (ordinary form, < m) prepared for [`Self::eq_lanes_ct`] as v R mod m.
+    /// `v` (ordinary form, < m) prepared for [`Self::eq_lanes_ct`] as v R mod m, in time
+    /// set by the sizes ([`WideSetup::target`]).
     pub(super) fn target(&self, v: &BigUint) -> LaneTarget {
-        self.lane_target(&((v << (52 * self.l)) % &self.m))
+        self.setup.target(v)
     }
 
     /// `target` (Montgomery form, < m) prepared for [`Self::eq_lanes_ct`]: its digits
     /// and those of target + m, the two values a lane (< 2m) congruent to it can hold.
+    #[cfg(test)]
     fn lane_target(&self, target: &BigUint) -> LaneTarget {
-        LaneTarget::new(target, &self.m, 52, self.l)
+        LaneTarget::new(target, &self.setup.modulus(), 52, self.l)
     }
 
     /// Lanes (bit k for lane k) whose value (< 2m) is congruent to `target` modulo m, in
@@ -317,7 +317,7 @@ mod tests {
         let mut rng = rand::rngs::StdRng::seed_from_u64(6);
         for bits in [200u64, 1024, 2048, 3072] {
             let m = random_odd(&mut rng, bits);
-            let ctx = Ifma8::new(cpu, &m).unwrap();
+            let ctx = Ifma8::new(cpu, &m, Timing::ConstantTime).unwrap();
             let xs: Vec<BigUint> = (0..LANES).map(|k| if k == 0 { &m - 1u8 } else { rng.gen_biguint_below(&m) }).collect();
             // Exponent lengths not a multiple of the window, and all ones.
             for e in [rng.gen_biguint(bits - 3), (BigUint::one() << (bits - 1)) - 1u8] {
@@ -345,7 +345,7 @@ mod tests {
             if m.bits() < 2 {
                 m = BigUint::from(3u8);
             }
-            let ctx = Ifma8::new(cpu, &m).unwrap();
+            let ctx = Ifma8::new(cpu, &m, Timing::ConstantTime).unwrap();
             let xs: Vec<BigUint> = (0..LANES).map(|k| if k == 0 { &m - 1u8 } else { rng.gen_biguint_below(&m) }).collect();
             let e = rng.gen_biguint(bits.min(1100));
             let got = ctx.lanes_reduced(&ctx.pow_vartime(&ctx.to_mont(&xs), &e.to_u64_digits()));

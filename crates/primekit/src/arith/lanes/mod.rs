@@ -140,15 +140,17 @@ impl SharedModulus {
     }
 
     /// The widest batch the context's kernel offers for its modulus ([`Self::single`]
-    /// when it has no wide lanes, or for moduli below four limbs).
+    /// when it has no wide lanes, or for moduli below four limbs). Its set-up times as
+    /// the context's did: constant time in the modulus unless the context was built by
+    /// [`MontContext::new_vartime`].
     pub fn widest(ctx: &MontContext) -> Self {
         #[cfg(target_arch = "x86_64")]
         if ctx.len() >= 4 {
             let m = super::limbs::from_limbs(ctx.modulus());
-            if let Some(b) = ctx.tokens().ifma().and_then(|cpu| ifma::Ifma8::new(cpu, &m)) {
+            if let Some(b) = ctx.tokens().ifma().and_then(|cpu| ifma::Ifma8::new(cpu, &m, ctx.setup_timing())) {
                 return SharedModulus { imp: Shared::Ifma(b) };
             }
-            if let Some(b) = ctx.tokens().avx2().and_then(|cpu| avx2::Avx2x4::new(cpu, &m)) {
+            if let Some(b) = ctx.tokens().avx2().and_then(|cpu| avx2::Avx2x4::new(cpu, &m, ctx.setup_timing())) {
                 return SharedModulus { imp: Shared::Avx2(b) };
             }
         }

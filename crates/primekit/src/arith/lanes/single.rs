@@ -44,9 +44,11 @@ impl Single {
         out
     }
 
-    /// Montgomery form of `v < m` (fully reduced, as every value of this backend).
+    /// Montgomery form of `v < m` (fully reduced, as every value of this backend); `v` is
+    /// taken as m's limb count of limbs without a reduction, so the time depends on that
+    /// count only.
     pub(super) fn target(&self, v: &BigUint) -> Vec<Limb> {
-        self.load(&self.ctx.reduce(v))
+        self.load(&to_limbs(v, self.ctx.len()).expect("v < m"))
     }
 }
 

@@ -1,19 +1,72 @@
 //! What the wide backends (`ifma`, `avx2`) share: numbers as rows of radix-2^w digits
 //! with one lane per column, and the constant-time comparison of lanes with a target.
 
-use crate::arith::limbs::to_limbs;
+use super::Timing;
+use crate::arith::cpu::Bmi2Adx;
+use crate::arith::limbs::{add_assign, to_limbs, Limb};
+use crate::arith::mont::setup;
 use crate::arith::radix::digit;
 use num_bigint::BigUint;
 
 /// The l digits of radix 2^w of `x < 2^(w l)`.
 pub(super) fn to_radix(x: &BigUint, w: usize, l: usize) -> Vec<u64> {
-    let limbs = to_limbs(x, (w * l).div_ceil(64)).expect("x < 2^(w l)");
-    (0..l).map(|j| digit(&limbs, w, j)).collect()
+    radix_of_limbs(&to_limbs(x, (w * l).div_ceil(64)).expect("x < 2^(w l)"), w, l)
+}
+
+/// The l digits of radix 2^w of the little-endian limbs `x` (`x < 2^(w l)`). Time depends
+/// on l only.
+fn radix_of_limbs(x: &[Limb], w: usize, l: usize) -> Vec<u64> {
+    (0..l).map(|j| digit(x, w, j)).collect()
 }
 
 /// `x < 2^(w l)` in every one of `N` lanes: l rows of radix-2^w digits.
 pub(super) fn broadcast<const N: usize>(x: &BigUint, w: usize, l: usize) -> Vec<[u64; N]> {
     to_radix(x, w, l).into_iter().map(|d| [d; N]).collect()
+}
+
+/// The modulus-dependent constants of a lane backend with l digits of radix 2^w (R' =
+/// 2^(w l)), computed on limbs by [`setup`]: constant time in the value of m (its limb
+/// count and bit length are public), unlike num-bigint's `%`.
+#[derive(Clone, Debug)]
+pub(super) struct WideSetup {
+    /// m as limbs (n = its limb count).
+    m: Vec<Limb>,
+    /// 2^(w l + 64 n) mod m: one Montgomery product with it maps v to v R' mod m.
+    to_target: Vec<Limb>,
+    w: usize,
+    l: usize,
+}
+
+impl WideSetup {
+    /// The set-up for odd `m >= 3` and R' = 2^(w l) with m < R', and R'^2 mod m as l
+    /// digits of radix 2^w in every one of `N` lanes (the lanes' conversion constant).
+    /// With [`Timing::Vartime`] (public moduli) the powers are num-bigint's.
+    pub(super) fn new<const N: usize>(m: &BigUint, w: usize, l: usize, timing: Timing, adx: Option<Bmi2Adx>) -> (WideSetup, Vec<[u64; N]>) {
+        let m = to_limbs(m, m.bits().div_ceil(64) as usize).expect("sized from m");
+        let r2 = setup::pow2_mod_timed(&m, 2 * w * l, timing, adx);
+        let to_target = setup::pow2_mod_timed(&m, w * l + 64 * m.len(), timing, adx);
+        let r2 = radix_of_limbs(&r2, w, l).into_iter().map(|d| [d; N]).collect();
+        (WideSetup { m, to_target, w, l }, r2)
+    }
+
+    /// `v` (ordinary form, `< m`, not checked) as a [`LaneTarget`]: the digits of t = v R'
+    /// mod m and of t + m, the two values a lane (< 2m) congruent to it can hold. Time
+    /// depends on the sizes only (v is taken as m's limb count of limbs).
+    pub(super) fn target(&self, v: &BigUint) -> LaneTarget {
+        let v = to_limbs(v, self.m.len()).expect("v < m");
+        let mut t = setup::mul_pow2_mod(&v, &self.to_target, &self.m);
+        t.push(0);
+        let mut tm = self.m.clone();
+        tm.push(0);
+        add_assign(&mut tm, &t);
+        LaneTarget { t: radix_of_limbs(&t, self.w, self.l), tm: radix_of_limbs(&tm, self.w, self.l) }
+    }
+
+    /// The modulus m.
+    #[cfg(test)]
+    pub(super) fn modulus(&self) -> BigUint {
+        crate::arith::limbs::from_limbs(&self.m)
+    }
 }
 
 /// A value prepared for [`eq_lanes_ct`]: the digits of a target `t < m` (in the lanes'
@@ -25,7 +78,8 @@ pub(super) struct LaneTarget {
 }
 
 impl LaneTarget {
-    /// `t < m` as l digits of radix 2^w, with t + m.
+    /// `t < m` as l digits of radix 2^w, with t + m (num-bigint: tests with known values).
+    #[cfg(test)]
     pub(super) fn new(t: &BigUint, m: &BigUint, w: usize, l: usize) -> LaneTarget {
         LaneTarget { t: to_radix(t, w, l), tm: to_radix(&(t + m), w, l) }
     }

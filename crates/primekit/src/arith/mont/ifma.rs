@@ -18,11 +18,11 @@
 //!   counts, no branch or index on digit values, carries by shifts and masks.
 
 use crate::arith::cpu::Avx512Ifma;
-use crate::arith::limbs::{from_limbs, neg_inv_mod_word, to_limbs, Limb};
+use crate::arith::lanes::Timing;
+use crate::arith::limbs::{neg_inv_mod_word, to_limbs, Limb};
 use crate::arith::radix::{digits52_to_limbs, limbs_to_digits52, MASK52};
 use core::arch::x86_64::*;
 use num_bigint::BigUint;
-use num_traits::One;
 
 /// The vector counts the kernels are instantiated for (each a fully unrolled copy): every
 /// count up to 10 (4160 bits, the sizes of keys and most groups), then steps of at most
@@ -68,27 +68,25 @@ pub(crate) struct IfmaParams {
 }
 
 impl IfmaParams {
-    /// Constants for the odd modulus `m` of `n` limbs, or `None` when it is too large.
-    pub(crate) fn new(cpu: Avx512Ifma, m: &BigUint, n: usize) -> Option<Self> {
+    /// Constants for the odd modulus `m` of `n` limbs, or `None` when it is too large;
+    /// the powers of two mod m by [`super::setup::pow2_mod_timed`] with `setup`.
+    pub(crate) fn new(cpu: Avx512Ifma, m: &BigUint, n: usize, setup: Timing) -> Option<Self> {
         // 52k >= 64n + 4, so R' >= 16m: inputs up to 4m keep AMM's output below 2m, the
         // headroom that lets a Lucas ladder add a constant without reducing (`add`).
         let k = (64 * n + 4).div_ceil(52);
         let vectors = vectors_for(k)?;
         let width = 8 * vectors;
-        let digits = |x: &BigUint| -> Vec<u64> {
-            let limbs = to_limbs(x, n).expect("reduced");
+        let digits = |x: &[u64]| -> Vec<u64> {
             let mut d = vec![0; width];
-            limbs_to_digits52(&mut d, &limbs, k);
+            limbs_to_digits52(&mut d, x, k);
             d
         };
-        let r = BigUint::one() << (64 * n);
-        let r1 = BigUint::one() << (52 * k);
         let m_limbs = to_limbs(m, n)?;
         let m0inv = neg_inv_mod_word(m_limbs[0]);
         // into = R'^2 R^{-1} mod m, by one Montgomery reduction of R'^2 mod m (an
         // extended gcd for R^{-1} would cost more than a whole MR round's setup).
         let mut wide = vec![0; 2 * n + 2];
-        wide[..n].copy_from_slice(&to_limbs(&((&r1 * &r1) % m), n)?);
+        wide[..n].copy_from_slice(&super::setup::pow2_mod_timed(&m_limbs, 2 * 52 * k, setup, Some(cpu.adx())));
         let mut into = vec![0; n];
         super::adx::redc(cpu.adx(), &mut into, &mut wide, &m_limbs, m0inv);
         Some(IfmaParams {
@@ -96,11 +94,11 @@ impl IfmaParams {
             vectors,
             k,
             n,
-            m: digits(m),
+            m: digits(&m_limbs),
             k0: m0inv & MASK52,
-            into: digits(&from_limbs(&into)),
-            out_of: digits(&(&r % m)),
-            one: digits(&(&r1 % m)),
+            into: digits(&into),
+            out_of: digits(&super::setup::pow2_mod_timed(&m_limbs, 64 * n, setup, Some(cpu.adx()))),
+            one: digits(&super::setup::pow2_mod_timed(&m_limbs, 52 * k, setup, Some(cpu.adx()))),
         })
     }
 
@@ -518,6 +516,7 @@ fn normalize<const V: usize>(acc: &mut [__m512i; V]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use num_traits::One;
 
     fn value(lanes: &[u64]) -> BigUint {
         lanes.iter().rev().fold(BigUint::from(0u8), |acc, &l| (acc << 52u32) + BigUint::from(l))
@@ -626,7 +625,7 @@ mod tests {
         for bits in [64u64, 500, 512, 1024, 2047, 2048, 3072, 4095, 4096, 4160, 4200, 6144, 8192, 16384, 32768] {
             for m in [(BigUint::one() << bits) - 1u32, (BigUint::one() << (bits - 1)) + 1u32] {
                 let n = bits.div_ceil(64) as usize;
-                let p = IfmaParams::new(cpu, &m, n).unwrap();
+                let p = IfmaParams::new(cpu, &m, n, Timing::ConstantTime).unwrap();
                 let r1 = BigUint::one() << (52 * p.k);
                 let r1_inv = r1.modinv(&m).unwrap();
                 // Largest allowed inputs: 4m - 1 (R' >= 16m), then 2m - 1 and m.

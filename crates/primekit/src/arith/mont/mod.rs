@@ -15,15 +15,16 @@ mod karatsuba;
 mod kernel_tests;
 pub(crate) mod portable;
 mod redc_products;
+pub(crate) mod setup;
 mod sums;
 mod toom3;
 pub mod word;
 
 use super::cpu::{Kernel, Tokens};
+use super::lanes::Timing;
 use super::limbs::{from_limbs, neg_inv_mod_word, to_limbs, Limb};
 use super::ArithError;
 use num_bigint::BigUint;
-use num_traits::One;
 
 /// Largest modulus a context accepts, in bits. Bounds memory (a few kilobytes per
 /// buffer) and time; the primality front end documents its own, equal cap.
@@ -36,8 +37,13 @@ const SCALAR_LIMBS_UNDER_IFMA: usize = 8;
 
 /// Precomputation for Montgomery arithmetic modulo one odd `m >= 3`.
 ///
-/// The modulus itself is public to the context's users (it sizes buffers), but products,
-/// squares and the conversions run in time that depends only on the limb count.
+/// Timing contract: the limb count n and the bit length of m are public (they size
+/// buffers and loops); the value of m may be secret (a candidate of the prime
+/// generators, an RSA prime). The set-up ([`Self::new`] and its variants, below
+/// [`setup`]'s contract), products, squares, the conversions and [`Self::reduce_ct`] run
+/// in time that depends only on those sizes, except where a name ends in `_vartime`
+/// and for moduli of 128 limbs (8,192 bits) and more, whose Karatsuba set-up inverts m
+/// modulo 2^(64n) with num-bigint (variable time).
 #[derive(Clone, Debug)]
 pub struct MontContext {
     m: Vec<Limb>,
@@ -46,6 +52,9 @@ pub struct MontContext {
     one: Vec<Limb>,
     /// The CPU tokens of the kernel in use: the proof its instructions exist.
     cpu: Tokens,
+    /// How the set-up ran (constant time, or num-bigint's for a public modulus); the
+    /// lane batches built on the context ([`super::lanes::SharedModulus::widest`]) follow.
+    setup: Timing,
     /// IFMA-domain constants when the kernel is `Ifma` and the modulus has more than
     /// `SCALAR_LIMBS_UNDER_IFMA` limbs and fits the domain.
     #[cfg(target_arch = "x86_64")]
@@ -56,9 +65,18 @@ pub struct MontContext {
 
 impl MontContext {
     /// Context for odd `m >= 3` with the process-wide kernel ([`Kernel::selected`]: the
-    /// fastest this CPU has unless `PRIMEKIT_KERNEL` names another).
+    /// fastest this CPU has unless `PRIMEKIT_KERNEL` names another). The set-up is
+    /// constant time in m's value (R mod m and R^2 mod m by [`setup::pow2_mod`]), for
+    /// secret moduli.
     pub fn new(m: &BigUint) -> Result<Self, ArithError> {
         Self::with_tokens(m, Tokens::selected()?)
+    }
+
+    /// [`Self::new`] with num-bigint's reductions in the set-up: variable time in m, for
+    /// public moduli only (is_prime, certificates), where it is faster (2,048 bits:
+    /// about 2 us against 11 us on an AMD EPYC Zen 4, `examples/mont_setup_speed`).
+    pub fn new_vartime(m: &BigUint) -> Result<Self, ArithError> {
+        Self::with_tokens_timed(m, Tokens::selected()?, Timing::Vartime)
     }
 
     /// Context with a chosen kernel (tests and benchmarks compare kernels); fails with
@@ -79,6 +97,10 @@ impl MontContext {
     }
 
     pub(crate) fn with_tokens(m: &BigUint, cpu: Tokens) -> Result<Self, ArithError> {
+        Self::with_tokens_timed(m, cpu, Timing::ConstantTime)
+    }
+
+    fn with_tokens_timed(m: &BigUint, cpu: Tokens, setup: Timing) -> Result<Self, ArithError> {
         if m.bits() < 2 {
             return Err(ArithError::ModulusTooSmall);
         }
@@ -90,9 +112,10 @@ impl MontContext {
         }
         let n = m.bits().div_ceil(64) as usize;
         let limbs = to_limbs(m, n).expect("sized from m");
-        let r: BigUint = BigUint::one() << (64 * n);
-        let one = to_limbs(&(&r % m), n).expect("reduced");
-        let r2 = to_limbs(&((&r * &r) % m), n).expect("reduced");
+        // R mod m and R^2 mod m: with `Timing::ConstantTime` by doublings and Montgomery
+        // squarings on limbs, constant time in m's value (num-bigint's `%` is not).
+        let one = setup::pow2_mod_timed(&limbs, 64 * n, setup, cpu.adx());
+        let r2 = setup::pow2_mod_timed(&limbs, 128 * n, setup, cpu.adx());
         // Up to 512 bits the IFMA domain loses to the ADX register kernels (`adx_fixed`:
         // 8-limb products and squares with the accumulator in registers): on an Intel
         // Xeon (Emerald Rapids) a 512-bit exponentiation on them took about 0.9x the
@@ -101,7 +124,7 @@ impl MontContext {
         // mostly padding there (10 of 16 digits). Below 8 limbs (generic ADX loops, even
         // more padding) the choice is not measured.
         #[cfg(target_arch = "x86_64")]
-        let ifma = cpu.ifma().filter(|_| n > SCALAR_LIMBS_UNDER_IFMA).and_then(|t| ifma::IfmaParams::new(t, m, n));
+        let ifma = cpu.ifma().filter(|_| n > SCALAR_LIMBS_UNDER_IFMA).and_then(|t| ifma::IfmaParams::new(t, m, n, setup));
         let m0inv = neg_inv_mod_word(limbs[0]);
         let big = karatsuba::plan(cpu, n).map(|(base, reduction)| Box::new(karatsuba::BigMont::new(base, reduction, &limbs, m0inv)));
         Ok(MontContext {
@@ -111,6 +134,7 @@ impl MontContext {
             r2,
             one,
             cpu,
+            setup,
             #[cfg(target_arch = "x86_64")]
             ifma,
         })
@@ -140,6 +164,11 @@ impl MontContext {
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86_64 vector backends
     pub(crate) fn tokens(&self) -> Tokens {
         self.cpu
+    }
+
+    /// How the set-up ran ([`Timing::Vartime`]: num-bigint's, for a public modulus).
+    pub(crate) fn setup_timing(&self) -> Timing {
+        self.setup
     }
 
     /// IFMA-domain constants, when exponentiations run in that domain.
@@ -212,8 +241,15 @@ impl MontContext {
         self.cpu.adx()
     }
 
-    /// Limbs of `x mod m` (any `x`), in ordinary form.
-    pub fn reduce(&self, x: &BigUint) -> Vec<Limb> {
+    /// Limbs of `x mod m` for `x` given as limbs (any number of them), in ordinary form.
+    /// Constant time: depends on n and `x.len()` only ([`setup::reduce`]).
+    pub fn reduce_ct(&self, x: &[Limb]) -> Vec<Limb> {
+        setup::reduce(x, &self.m, &self.r2)
+    }
+
+    /// Limbs of `x mod m` (any `x`), in ordinary form, by num-bigint: variable time in
+    /// x and m (for public values; [`Self::reduce_ct`] otherwise).
+    pub fn reduce_vartime(&self, x: &BigUint) -> Vec<Limb> {
         let m = from_limbs(&self.m);
         to_limbs(&(x % m), self.len()).expect("reduced")
     }

@@ -32,7 +32,7 @@ pub(super) struct Ring {
 
 impl Ring {
     pub(super) fn new(n: &BigUint) -> Option<Ring> {
-        let ctx = MontContext::new(n).ok()?;
+        let ctx = MontContext::new_vartime(n).ok()?;
         let t = RefCell::new(ctx.scratch());
         let acc_t = RefCell::new(vec![0; ctx.acc_scratch_len()]);
         Some(Ring { zero: vec![0; ctx.len()], ctx, n: n.clone(), t, acc_t })

@@ -82,7 +82,7 @@ pub(super) fn probable_prime(q: &BigUint) -> bool {
     if !q.bit(0) {
         return false;
     }
-    let Ok(mr) = MillerRabin::new(q) else { return false };
+    let Ok(mr) = MillerRabin::new_vartime(q) else { return false };
     if !mr.passes_base_two_vartime() {
         return false;
     }
