@@ -11,6 +11,7 @@ export CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_LTO=false CA
 # (about 20 minutes on 2 cores).
 step() { local start=$SECONDS; "$@"; echo "ci-time: $* took $((SECONDS - start)) s"; }
 step bash .ci/hygiene.sh
+step bash .ci/layering.sh
 step cargo fmt --all --check
 step cargo clippy --workspace --all-targets -- -D warnings
 step bash .ci/pari.sh

@@ -335,8 +335,8 @@ mod tests {
     /// large k, and a starting point with Z != 1.
     #[test]
     fn multiply_matches_affine_arithmetic() {
-        // Mersenne primes of 2 limbs (scalar chain elements) and of 20 (IFMA-domain chain
-        // elements where the CPU has IFMA).
+        // Mersenne primes of 2 limbs (scalar chain elements) and of 20 (vector-unit chain
+        // elements where the kernel has them).
         for (e, k_max) in [(127u32, 300u32), (1279, 40)] {
             multiply_matches_affine_arithmetic_mod(&((BigUint::from(1u8) << e) - 1u8), k_max);
         }

@@ -87,7 +87,7 @@ const ORDER_CLASSES: usize = 64;
 /// a root of its class polynomial, about c h^2 exponentiations (c = 2.2: root finding's
 /// share of a 2048-bit proof's profile). Sorting by class number alone tried D's whose
 /// square root is rarely followed by a solution (μ = 1, h = 5..7: P = 1/5..1/7) before
-/// ones that nearly always give orders; on two 2048-bit primes (Zen 4, ifma) this order
+/// ones that nearly always give orders; on two 2048-bit primes (Zen 4, widest kernel) this order
 /// took 8.4-8.7 s against 9.3 s, with 108 steps against 114 (c = 1.2 alike, c = 4 no
 /// gain); no change measurable at 1024 bits.
 pub(super) fn search_order(bits: u64) -> &'static [u32] {

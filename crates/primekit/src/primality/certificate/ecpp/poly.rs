@@ -289,8 +289,8 @@ mod tests {
         let root = find_root(&f, &q, &|_| Some(f.small(5)), &mut || f.one()).unwrap();
         let r = f.to_big(&root);
         assert!(r == BigUint::from(4u8) || r == BigUint::from(9u8));
-        // Both powerings agree, on 2 and 20 limbs (IFMA-domain chain elements where the
-        // CPU has IFMA), degrees 2 to 9, exponents with runs of ones and zeros.
+        // Both powerings agree, on 2 and 20 limbs (vector-unit chain elements where the
+        // kernel has them), degrees 2 to 9, exponents with runs of ones and zeros.
         for n in [(BigUint::from(1u8) << 127) - 1u8, (BigUint::from(1u8) << 1279) - 1u8] {
             let f = Ring::new(&n).unwrap();
             for d in 2..10i64 {
