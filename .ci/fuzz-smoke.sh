@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Fuzz smoke run: each cargo-fuzz target in fuzz/ for FUZZ_SECONDS (default 10) seconds.
+# Fuzz smoke run: each cargo-fuzz target in fuzz/ for FUZZ_SECONDS (default 6) seconds.
 # Exits non-zero if a target crashes (the reproducer is left in fuzz/artifacts/<target>/;
 # turn it into a regression test). Exits 0 with a message saying what was skipped when the
 # fuzz toolchain (nightly Rust + cargo-fuzz) is not available on this machine.
 set -uo pipefail
 cd "$(dirname "$0")/../fuzz"
-SECONDS_EACH="${FUZZ_SECONDS:-10}"
+SECONDS_EACH="${FUZZ_SECONDS:-6}"
 # One entry per target in fuzz/fuzz_targets.
 TARGETS=(parse_is_prime mont_vs_bigint is_prime_u64_oracle pem_parse)
 
