@@ -1,13 +1,16 @@
 //! The shipped table of class polynomials (docs/ecpp.md; written by
 //! tools/class_polynomials.gp): one line per fundamental discriminant D < 0,
 //! `D h inv c_0 ... c_{h-1}` for the monic x^h + c_{h-1} x^(h-1) + ... + c_0, ordered by
-//! class number h, then |D|. The coefficients are parsed only for the discriminant a
-//! proof step uses.
+//! class number h, then |D|; and for D with μ >= 2 prime discriminants, one factor of
+//! degree h / 2^(μ-1) over the genus field (tools/class_genus.gp, format there). The
+//! coefficients are parsed only for the discriminant a proof step uses.
 
 use num_bigint::BigInt;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 static TEXT: &str = include_str!("class_polys.txt");
+static GENUS: &str = include_str!("class_genus.txt");
 
 /// Which class invariant a polynomial's roots are (PARI's `polclass` numbering), and so
 /// how a root r gives j (Weber 1908 §§ 34, 72; Atkin & Morain 1993 §6; Enge & Morain
@@ -33,7 +36,38 @@ pub(super) struct ClassEntry {
     /// The prime discriminants (-4, 8, -8, and p* = (-1)^((p-1)/2) p for odd p) whose
     /// product is D.
     pub(super) prime_discs: Vec<i64>,
+    /// A factor of the class polynomial over the genus field, when D has one.
+    pub(super) genus: Option<GenusFactor>,
     coeffs: &'static str,
+}
+
+/// One factor of a class polynomial over the real genus field F = Q(sqrt(q_1), ...,
+/// sqrt(q_k)) (Cox 1989, §6; Morain 2007): the roots of one genus of forms,
+/// h / 2^k of them. Its coefficient of x^j is sum over subsets S of 1..k of
+/// a_(j,S) prod_(i in S) sqrt(q_i), with rational a_(j,S); mapping the sqrt(q_i) to any
+/// square roots mod N maps it onto one genus's factor mod N, which divides the class
+/// polynomial mod N and so splits into distinct linear factors whenever that does.
+#[derive(Clone, Debug)]
+pub(super) struct GenusFactor {
+    /// The prime discriminants of each q_i (q_i is their product, positive).
+    pub(super) q_discs: Vec<Vec<i64>>,
+    /// Degree of the factor (monic).
+    pub(super) degree: u32,
+    coords: &'static str,
+}
+
+impl GenusFactor {
+    /// a_(j,S) as (numerator, positive denominator) at index j 2^k + S, S's bit i - 1
+    /// standing for q_i; j from 0 to degree - 1 (the leading 1 left out).
+    pub(super) fn coordinates(&self) -> Vec<(BigInt, BigInt)> {
+        self.coords
+            .split_ascii_whitespace()
+            .map(|s| match s.split_once('/') {
+                Some((n, d)) => (n.parse().expect("table integer"), d.parse().expect("table integer")),
+                None => (s.parse().expect("table integer"), BigInt::from(1)),
+            })
+            .collect()
+    }
 }
 
 impl ClassEntry {
@@ -43,15 +77,38 @@ impl ClassEntry {
         c.push(BigInt::from(1));
         c
     }
+
+    /// Degree of the polynomial whose root gives j: the genus factor's, else h.
+    pub(super) fn root_degree(&self) -> u32 {
+        self.genus.as_ref().map_or(self.h, |g| g.degree)
+    }
+}
+
+/// The genus factors by discriminant: `D k q_1 ... q_k d a_(0,0) ... a_(d-1,2^k-1)`.
+fn genus_factors() -> HashMap<i64, GenusFactor> {
+    let mut out = HashMap::new();
+    for line in GENUS.lines().filter(|l| !l.trim().is_empty()) {
+        let mut it = line.split_ascii_whitespace();
+        let mut int = || -> i64 { it.next().and_then(|s| s.parse().ok()).expect("genus table: integer") };
+        let d = int();
+        let k = int() as usize;
+        let q_discs = (0..k).map(|_| prime_discriminants(int())).collect();
+        let degree = int() as u32;
+        // The coordinates: the rest of the line after the first 3 + k fields.
+        let coords = line.splitn(4 + k, ' ').nth(3 + k).expect("genus table: coordinates");
+        out.insert(d, GenusFactor { q_discs, degree, coords });
+    }
+    out
 }
 
 /// Every discriminant: -3 and -4 (j = 0 and 1728, no polynomial) first, then the table.
 pub(super) fn table() -> &'static [ClassEntry] {
     static TABLE: OnceLock<Vec<ClassEntry>> = OnceLock::new();
     TABLE.get_or_init(|| {
+        let mut genus = genus_factors();
         let mut v = vec![
-            ClassEntry { d: -3, h: 1, inv: Invariant::J, prime_discs: vec![-3], coeffs: "0" },
-            ClassEntry { d: -4, h: 1, inv: Invariant::J, prime_discs: vec![-4], coeffs: "-1728" },
+            ClassEntry { d: -3, h: 1, inv: Invariant::J, prime_discs: vec![-3], genus: None, coeffs: "0" },
+            ClassEntry { d: -4, h: 1, inv: Invariant::J, prime_discs: vec![-4], genus: None, coeffs: "-1728" },
         ];
         for line in TEXT.lines().filter(|l| !l.trim().is_empty()) {
             let mut it = line.splitn(4, ' ');
@@ -64,7 +121,14 @@ pub(super) fn table() -> &'static [ClassEntry] {
                 Some("5") => Invariant::Gamma2,
                 other => panic!("table: unknown invariant {other:?}"),
             };
-            v.push(ClassEntry { d, h, inv, prime_discs: prime_discriminants(d), coeffs: it.next().expect("table: coefficients") });
+            v.push(ClassEntry {
+                d,
+                h,
+                inv,
+                prime_discs: prime_discriminants(d),
+                genus: genus.remove(&d),
+                coeffs: it.next().expect("table: coefficients"),
+            });
         }
         v
     })
@@ -76,7 +140,7 @@ const ORDER_CLASSES: usize = 64;
 /// The order in which a level of `bits` bits tries the table (indices into [`table`]): the
 /// main part (class number at most 25) by ascending expected cost of a step through D,
 ///
-///   (1/π) (1 + 1/(P n)) + c h^2   (in exponentiations mod N),
+///   (1/π) (1 + 1/(P n)) + root(d)   (in exponentiations mod N),
 ///
 /// then the reserve in table order. Trying D costs a square root (about one
 /// exponentiation, for a prime discriminant not met before) and, with probability
@@ -84,8 +148,10 @@ const ORDER_CLASSES: usize = 64;
 /// then in the principal genus, of h/2^(μ-1) classes), n probable-prime tests (n = 6, 4,
 /// 2 orders for D = -3, -4, other); each order's cofactor is prime with probability π,
 /// 1/π ≈ bits / 66 after trial division (the e^γ ln B / ln m estimate); the winner costs
-/// a root of its class polynomial, about c h^2 exponentiations (c = 2.2: root finding's
-/// share of a 2048-bit proof's profile). Sorting by class number alone tried D's whose
+/// a root of the polynomial of degree d that gives j (the genus factor's, else the class
+/// polynomial's, [`ClassEntry::root_degree`]): root(d) = c d^2 exponentiations (c = 2.2:
+/// root finding's share of a 2048-bit proof's profile), except root(1) = 0 (the root is
+/// read off) and root(2) = 1 (one square root). Sorting by class number alone tried D's whose
 /// square root is rarely followed by a solution (μ = 1, h = 5..7: P = 1/5..1/7) before
 /// ones that nearly always give orders; on two 2048-bit primes (Zen 4, widest kernel) this order
 /// took 8.4-8.7 s against 9.3 s, with 108 steps against 114 (c = 1.2 alike, c = 4 no
@@ -103,7 +169,12 @@ pub(super) fn search_order(bits: u64) -> &'static [u32] {
                 _ => 2.0,
             };
             let p = ((1u64 << (e.prime_discs.len() - 1)) as f64 / e.h as f64).min(1.0);
-            inv_pi * (1.0 + 1.0 / (p * n)) + 2.2 * f64::from(e.h * e.h)
+            let root = match e.root_degree() {
+                1 => 0.0,
+                2 => 1.0,
+                d => 2.2 * f64::from(d * d),
+            };
+            inv_pi * (1.0 + 1.0 / (p * n)) + root
         };
         let main = t.iter().position(|e| e.h > 25).unwrap_or(t.len());
         let mut order: Vec<u32> = (0..t.len() as u32).collect();

@@ -13,12 +13,12 @@
 use super::super::curve::Curve;
 use super::super::field::{El, Ring};
 use super::super::EcppStep;
-use super::class_table::{ClassEntry, Invariant};
+use super::class_table::{ClassEntry, GenusFactor, Invariant};
 use super::poly::{find_root, Poly, RootError};
 use super::sqrt::Sqrt;
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
-use num_traits::One;
+use num_traits::{One, Zero};
 
 /// Why no step was built.
 #[derive(Debug)]
@@ -63,19 +63,63 @@ fn j_of_root(f: &Ring, inv: Invariant, r: &El) -> Result<El, CurveError> {
     }
 }
 
-/// A root of the entry's class polynomial mod N, and the j it gives.
-fn j_invariant(sq: &Sqrt, e: &ClassEntry) -> Result<El, CurveError> {
+/// The genus factor mod N: each coefficient sum_S a_(j,S) prod_(i in S) sqrt(q_i), with
+/// the square roots of the q_i from those of their prime discriminants (cached from the
+/// search for D, or computed here).
+fn genus_poly(sq: &mut Sqrt, g: &GenusFactor) -> Result<Poly, CurveError> {
+    let roots: Vec<El> = g.q_discs.iter().map(|pd| sq.sqrt_disc(pd)).collect::<Option<_>>().ok_or(CurveError::Failed)?;
     let f = sq.ring();
+    // basis[S] = prod_(i in S) sqrt(q_i), bit i of S for q_(i+1).
+    let mut basis = vec![f.one()];
+    for r in &roots {
+        let more: Vec<El> = basis.iter().map(|b| f.mul(b, r)).collect();
+        basis.extend(more);
+    }
     let n = BigInt::from(f.modulus().clone());
-    let p: Poly = e
-        .coefficients()
-        .iter()
-        .map(|c| {
-            let r = c.mod_floor(&n);
-            f.elem(r.magnitude())
-        })
-        .collect();
-    debug_assert_eq!(p.len(), e.h as usize + 1);
+    let reduce = |x: &BigInt| f.elem(x.mod_floor(&n).magnitude());
+    let mut p = Vec::with_capacity(g.degree as usize + 1);
+    for row in g.coordinates().chunks_exact(basis.len()) {
+        let mut c = f.zero();
+        for ((num, den), b) in row.iter().zip(&basis) {
+            if num.is_zero() {
+                continue;
+            }
+            let mut t = f.mul(&reduce(num), b);
+            if !den.is_one() {
+                let di =
+                    f.inv(&reduce(den)).map_err(|g| CurveError::Composite(format!("gcd of a genus factor's denominator and N is {g}")))?;
+                t = f.mul(&t, &di);
+            }
+            c = f.add(&c, &t);
+        }
+        p.push(c);
+    }
+    p.push(f.one());
+    debug_assert_eq!(p.len(), g.degree as usize + 1);
+    Ok(p)
+}
+
+/// A root of the entry's class polynomial mod N (of its genus factor, when it has one),
+/// and the j it gives.
+fn j_invariant(sq: &mut Sqrt, e: &ClassEntry) -> Result<El, CurveError> {
+    let p: Poly = match &e.genus {
+        Some(g) => genus_poly(sq, g)?,
+        None => {
+            let f = sq.ring();
+            let n = BigInt::from(f.modulus().clone());
+            let p: Poly = e
+                .coefficients()
+                .iter()
+                .map(|c| {
+                    let r = c.mod_floor(&n);
+                    f.elem(r.magnitude())
+                })
+                .collect();
+            debug_assert_eq!(p.len(), e.h as usize + 1);
+            p
+        }
+    };
+    let f = sq.ring();
     let mut k = 0i64;
     let root = find_root(f, &p, &|a| sq.sqrt(a), &mut || {
         k += 1;
@@ -89,13 +133,16 @@ fn j_invariant(sq: &Sqrt, e: &ClassEntry) -> Result<El, CurveError> {
 }
 
 /// The ECPP step for N (the ring of `sq`) on a curve with CM by `e.d` and order `m` = k q.
-pub(super) fn build_step(sq: &Sqrt, e: &ClassEntry, m: &BigUint, q: &BigUint) -> Result<EcppStep, CurveError> {
+pub(super) fn build_step(sq: &mut Sqrt, e: &ClassEntry, m: &BigUint, q: &BigUint) -> Result<EcppStep, CurveError> {
+    let j = match e.d {
+        -3 | -4 => None,
+        _ => Some(j_invariant(sq, e)?),
+    };
     let f = sq.ring();
-    let (base_a, base_b) = match e.d {
-        -3 => (f.zero(), f.one()),
-        -4 => (f.one(), f.zero()),
-        _ => {
-            let j = j_invariant(sq, e)?;
+    let (base_a, base_b) = match j {
+        None if e.d == -3 => (f.zero(), f.one()),
+        None => (f.one(), f.zero()),
+        Some(j) => {
             // A = 3 j (1728 - j), B = 2 j (1728 - j)^2: j(E) = j for j != 0, 1728.
             let k = f.mul(&j, &f.sub(&f.small(1728), &j));
             let a = f.mul_small(&k, 3);
@@ -185,6 +232,41 @@ mod tests {
     use super::super::cornacchia::{cornacchia, order, traces};
     use super::*;
 
+    /// Every genus factor of the table, mapped mod a prime p = (t^2 + |D| s^2) / 4 (which
+    /// splits every class polynomial of D), has a root there that is a root of D's whole
+    /// class polynomial: the factors and their coordinates are right, for every D.
+    #[test]
+    fn genus_factor_roots_are_class_polynomial_roots() {
+        use crate::primality::is_prime;
+        let mut checked = 0;
+        for e in table().iter().filter(|e| e.genus.is_some()) {
+            let g = e.genus.as_ref().unwrap();
+            assert_eq!(g.degree << g.q_discs.len(), e.h, "D = {}", e.d);
+            // A prime 4p = t^2 + |D| s^2 of about 100 bits.
+            let p = (1u64..)
+                .find_map(|i| {
+                    let t = (BigUint::from(1u8) << 50u32) + i;
+                    let v = &t * &t + BigUint::from(e.d.unsigned_abs()) * BigUint::from(i % 7 + 1).pow(2);
+                    (v.is_multiple_of(&BigUint::from(4u8)) && is_prime(&(&v >> 2u8))).then(|| v >> 2u8)
+                })
+                .unwrap();
+            let mut sq = Sqrt::new(Ring::new(&p).unwrap()).unwrap();
+            let poly = genus_poly(&mut sq, g).unwrap();
+            let f = sq.ring();
+            let mut k = 0;
+            let root = find_root(f, &poly, &|a| sq.sqrt(a), &mut || {
+                k += 1;
+                f.small(k)
+            })
+            .unwrap_or_else(|err| panic!("D = {}: no root of the genus factor ({err:?})", e.d));
+            let pb = BigInt::from(p.clone());
+            let whole: Poly = e.coefficients().iter().map(|c| f.elem(c.mod_floor(&pb).magnitude())).collect();
+            assert!(f.is_zero(&super::super::poly::eval(f, &whole, &root)), "D = {}: not a root of the class polynomial", e.d);
+            checked += 1;
+        }
+        assert!(checked > 1500, "{checked}");
+    }
+
     /// For the prime p = (t^2 + |D| s^2) / 4 and several D of each invariant, the curve
     /// built from a root of the class polynomial has order p + 1 ± t: a point P on it has
     /// m P = O for one of the two orders (checked with the same step builder).
@@ -206,7 +288,7 @@ mod tests {
             for tr in traces(e.d, &t, &s) {
                 let m = order(&p, &tr);
                 // Use q = m with k = 1 (no primality needed here: only the orders).
-                if let Ok(step) = build_step(&sq, e, &m, &m) {
+                if let Ok(step) = build_step(&mut sq, e, &m, &m) {
                     assert_eq!(step.d, Some(e.d));
                     ok = true;
                     break;

@@ -204,8 +204,11 @@ fn build_step(n: &BigUint, c: &Candidate, top: bool) -> Result<Step, ProveError>
             Err(WitnessError::NotFound) => Err(ProveError::NoProof),
         };
     };
-    let Some(sq) = Ring::new(n).and_then(Sqrt::new) else { return Err(ProveError::NoProof) };
-    match cm_curve::build_step(&sq, &class_table::table()[index], &c.m, &c.q) {
+    let Some(mut sq) = Ring::new(n).and_then(Sqrt::new) else { return Err(ProveError::NoProof) };
+    for (p, r) in &c.disc_roots {
+        sq.seed(*p, r);
+    }
+    match cm_curve::build_step(&mut sq, &class_table::table()[index], &c.m, &c.q) {
         Ok(s) => Ok(Step::Ecpp(s)),
         Err(CurveError::Composite(how)) => Err(composite(how)),
         Err(CurveError::Failed) => Err(ProveError::NoProof),

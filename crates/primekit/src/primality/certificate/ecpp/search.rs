@@ -71,6 +71,9 @@ pub(super) struct Candidate {
     pub(super) q: BigUint,
     /// Prime factors p^e of m / q (all below the trial bound).
     pub(super) small: Vec<(u32, u32)>,
+    /// Square roots mod N of D's prime discriminants, found by the search (the step's
+    /// curve needs them again for a genus factor).
+    pub(super) disc_roots: Vec<(i64, BigUint)>,
 }
 
 /// Probable primality of q (BPSW: a base-2 strong test, then a strong Lucas test); exact
@@ -225,7 +228,7 @@ impl Level {
             let (small, q) = split_small(&m, count);
             // N - 1 = k q: Pocklington with F = N - 1 (q proved next, or smooth).
             if q < n && new_q(&small) && (q.is_one() || probable_prime(&q)) {
-                return Some(Candidate { pos: Pos { entry, order: 0 }, m, q, small });
+                return Some(Candidate { pos: Pos { entry, order: 0 }, m, q, small, disc_roots: Vec::new() });
             }
             return None;
         }
@@ -240,7 +243,9 @@ impl Level {
             let q = if third { split_by_rho(&rest) } else { Some(rest) };
             let Some(q) = q.filter(|q| q < &n && (third || new_q(&small)) && large_enough(q, &n)) else { continue };
             if probable_prime(&q) {
-                return Some(Candidate { pos: Pos { entry, order: i }, m, q, small });
+                let sq = &self.sq;
+                let disc_roots = e.prime_discs.iter().filter_map(|&p| sq.cached_root(p).map(|r| (p, sq.ring().to_big(r)))).collect();
+                return Some(Candidate { pos: Pos { entry, order: i }, m, q, small, disc_roots });
             }
         }
         None

@@ -111,6 +111,20 @@ impl Sqrt {
         Some(r)
     }
 
+    /// The cached square root of the small integer `a`, if one was computed.
+    pub(super) fn cached_root(&self, a: i64) -> Option<&El> {
+        self.cache.get(&a).and_then(Option::as_ref)
+    }
+
+    /// Caches `r` as the square root of `a` if it is one (roots found for the same N
+    /// elsewhere; a wrong `r` is ignored).
+    pub(super) fn seed(&mut self, a: i64, r: &BigUint) {
+        let r = self.ring.elem(r);
+        if self.ring.sqr(&r) == self.ring.small(a) {
+            self.cache.insert(a, Some(r));
+        }
+    }
+
     pub(super) fn ring(&self) -> &Ring {
         &self.ring
     }
