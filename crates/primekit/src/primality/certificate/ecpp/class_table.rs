@@ -137,12 +137,13 @@ pub(super) fn table() -> &'static [ClassEntry] {
 /// Size classes of [`search_order`]: one order per 128 bits, the last for every larger N.
 const ORDER_CLASSES: usize = 64;
 
-/// The order in which a level of `bits` bits tries the table (indices into [`table`]): the
-/// main part (class number at most 25) by ascending expected cost of a step through D,
+/// The order in which a level of `bits` bits tries the table (indices into [`table`]): by
+/// ascending expected cost of a step through D ([`step_cost`]),
 ///
 ///   (1/π) (1 + 1/(P n)) + root(d)   (in exponentiations mod N),
 ///
-/// then the reserve in table order. Trying D costs a square root (about one
+/// the reserve (class numbers 26-50) included: many of its discriminants have genus
+/// factors of low degree. Trying D costs a square root (about one
 /// exponentiation, for a prime discriminant not met before) and, with probability
 /// P = 2^(μ-1)/h once the genus characters agree (μ prime discriminants: N's class is
 /// then in the principal genus, of h/2^(μ-1) classes), n probable-prime tests (n = 6, 4,
@@ -161,26 +162,30 @@ pub(super) fn search_order(bits: u64) -> &'static [u32] {
     let class = (bits.div_ceil(128) as usize).clamp(1, ORDER_CLASSES) - 1;
     ORDERS[class].get_or_init(|| {
         let t = table();
-        let inv_pi = ((class + 1) * 128) as f64 / 66.0;
-        let key = |e: &ClassEntry| {
-            let n = match e.d {
-                -3 => 6.0,
-                -4 => 4.0,
-                _ => 2.0,
-            };
-            let p = ((1u64 << (e.prime_discs.len() - 1)) as f64 / e.h as f64).min(1.0);
-            let root = match e.root_degree() {
-                1 => 0.0,
-                2 => 1.0,
-                d => 2.2 * f64::from(d * d),
-            };
-            inv_pi * (1.0 + 1.0 / (p * n)) + root
-        };
-        let main = t.iter().position(|e| e.h > 25).unwrap_or(t.len());
+        let bits = ((class + 1) * 128) as u64;
         let mut order: Vec<u32> = (0..t.len() as u32).collect();
-        order[..main].sort_by(|&a, &b| key(&t[a as usize]).total_cmp(&key(&t[b as usize])));
+        // A stable sort: equal costs keep the table's order (class number, then |D|).
+        order.sort_by(|&a, &b| step_cost(&t[a as usize], bits).total_cmp(&step_cost(&t[b as usize], bits)));
         order
     })
+}
+
+/// The expected cost of a step through `e` at `bits` bits, in exponentiations mod N (the
+/// key of [`search_order`]).
+pub(super) fn step_cost(e: &ClassEntry, bits: u64) -> f64 {
+    let inv_pi = bits as f64 / 66.0;
+    let n = match e.d {
+        -3 => 6.0,
+        -4 => 4.0,
+        _ => 2.0,
+    };
+    let p = ((1u64 << (e.prime_discs.len() - 1)) as f64 / e.h as f64).min(1.0);
+    let root = match e.root_degree() {
+        1 => 0.0,
+        2 => 1.0,
+        d => 2.2 * f64::from(d * d),
+    };
+    inv_pi * (1.0 + 1.0 / (p * n)) + root
 }
 
 /// The prime discriminants whose product is the fundamental discriminant `d`.
@@ -238,16 +243,22 @@ mod tests {
         for e in t {
             assert_eq!(e.prime_discs.iter().product::<i64>(), e.d, "D = {}", e.d);
         }
-        // Each search order is a permutation of the table: the main part by ascending
-        // cost (class number first among equals of P), the reserve after it in place.
-        let main = t.iter().position(|e| e.h > 25).unwrap();
+        // Each search order is a permutation of the table by ascending cost, reserve
+        // included: at 2048 bits a reserve discriminant (h >= 26) whose genus factor has
+        // degree at most 6 comes before a class number 23 with μ = 1 (degree 23).
         for bits in [65, 256, 1024, 2048, 4096, 100_000] {
             let o = search_order(bits);
             let mut seen = o.to_vec();
             seen.sort();
             assert!(seen.iter().enumerate().all(|(i, &x)| i == x as usize), "a permutation at {bits} bits");
-            assert!(o[..main].iter().all(|&i| t[i as usize].h <= 25) && o[main..].iter().enumerate().all(|(k, &i)| i as usize == main + k));
+            let class_bits = (bits.div_ceil(128).clamp(1, 64) * 128) as u64;
+            assert!(o.windows(2).all(|w| step_cost(&t[w[0] as usize], class_bits) <= step_cost(&t[w[1] as usize], class_bits)));
         }
+        let o = search_order(2048);
+        let pos_of = |pred: &dyn Fn(&ClassEntry) -> bool| o.iter().position(|&i| pred(&t[i as usize])).unwrap();
+        let cheap_reserve = pos_of(&|e| e.h > 25 && e.root_degree() <= 6);
+        let dear_main = pos_of(&|e| e.h == 23 && e.root_degree() == 23);
+        assert!(cheap_reserve < dear_main, "{cheap_reserve} {dear_main}");
         // D = -3 (six orders, no root) comes first; at 2048 bits D = -84 = -3 * -4 * -7
         // (h = 4, μ = 3: P = 1) comes before the prime discriminant D = -47 (h = 5,
         // P = 1/5), which the class-number order tried first.

@@ -51,8 +51,9 @@ pub(super) fn entries() -> usize {
 /// Pollard rho iterations the third pass spends on one order's cofactor.
 const RHO_BUDGET: u64 = 1 << 16;
 
-/// Entries of the first pass up to the end of class number 25 (the table's main part;
-/// beyond it, the reserve and the second pass cost more than going back a level).
+/// Entries of the first pass as many as the table has discriminants of class number at
+/// most 25: the cheapest ones in the search order (beyond them, the rest of the table and
+/// the second pass cost more than going back a level).
 pub(super) static MAIN: std::sync::LazyLock<usize> =
     std::sync::LazyLock::new(|| 1 + table().iter().position(|e| e.h > 25).unwrap_or(table().len()));
 
