@@ -251,7 +251,7 @@ mod tests {
             let mut seen = o.to_vec();
             seen.sort();
             assert!(seen.iter().enumerate().all(|(i, &x)| i == x as usize), "a permutation at {bits} bits");
-            let class_bits = (bits.div_ceil(128).clamp(1, 64) * 128) as u64;
+            let class_bits = bits.div_ceil(128).clamp(1, 64) * 128;
             assert!(o.windows(2).all(|w| step_cost(&t[w[0] as usize], class_bits) <= step_cost(&t[w[1] as usize], class_bits)));
         }
         let o = search_order(2048);
