@@ -1,4 +1,4 @@
-//! `primekit prove N [--jobs J] [--cert FILE [--force]] [--format json|pari]
+//! `primekit prove N [--jobs J] [--cert FILE [--force]] [--format json|pari|primo]
 //! [--max-seconds S] [--json]`: a primality certificate for any prime
 //! (`primekit::certificate::prove_with`: Pocklington steps where N - 1 factors, elliptic-
 //! curve steps elsewhere; docs/ecpp.md).
@@ -11,14 +11,15 @@
 //!
 //! `--format pari` writes the certificate as a GP expression PARI/GP's
 //! `primecertisvalid` accepts; its format is an all-ECPP chain, so the proof is made
-//! with elliptic-curve steps only. A progress line (steps done, size of the number being
+//! with elliptic-curve steps only; `--format primo` writes such a chain in Primo's
+//! certificate format 4 (`to_primo`). A progress line (steps done, size of the number being
 //! proved) is drawn on a terminal's standard error.
 
 use crate::files;
 use crate::numio::parse_number;
 use clap::{Args as ClapArgs, ValueEnum};
 use num_bigint::BigUint;
-use primekit::certificate::{prove_with, to_json, to_pari, Certificate, ProveError, ProveOptions};
+use primekit::certificate::{prove_with, to_json, to_pari, to_primo, Certificate, ProveError, ProveOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -30,6 +31,9 @@ pub enum Format {
     Json,
     /// A GP expression for PARI/GP's `primecertisvalid` (all elliptic-curve steps).
     Pari,
+    /// Primo's certificate format 4, as Primo and its published checks read it (all
+    /// elliptic-curve steps).
+    Primo,
 }
 
 #[derive(ClapArgs)]
@@ -81,7 +85,7 @@ pub fn run(a: Args) -> ExitCode {
         Arc::new(move |done: usize, bits: u64| bar.set_message(format!("{done} steps done, proving a {bits}-bit number")))
             as primekit::certificate::ProgressFn
     });
-    let opts = ProveOptions { jobs: a.jobs.max(1), deadline, ecpp_only: matches!(a.format, Format::Pari), progress };
+    let opts = ProveOptions { jobs: a.jobs.max(1), deadline, ecpp_only: matches!(a.format, Format::Pari | Format::Primo), progress };
     let start = Instant::now();
     let outcome = prove_with(&n, &opts);
     let seconds = start.elapsed().as_secs_f64();
@@ -97,6 +101,10 @@ pub fn run(a: Args) -> ExitCode {
         Format::Pari => match to_pari(&cert) {
             Ok(t) => t,
             Err(e) => return refuse(format!("cannot write PARI's form: {e}")),
+        },
+        Format::Primo => match to_primo(&cert) {
+            Ok(t) => t,
+            Err(e) => return refuse(format!("cannot write Primo's form: {e}")),
         },
     };
     // Standard output (no --cert, or `--cert -`) gets the text below, once.

@@ -128,7 +128,7 @@ fn prove_proves_any_prime_and_refuses_composites() {
     let out = run(&["prove", &big.to_string(), "--max-seconds", "0.001", "--json"]);
     assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("\"result\":\"timed_out\""));
-    for bad in [&["prove", "12x"][..], &["prove", "97", "--max-seconds", "-1"], &["prove", "97", "--format", "primo"]] {
+    for bad in [&["prove", "12x"][..], &["prove", "97", "--max-seconds", "-1"], &["prove", "97", "--format", "magma"]] {
         assert_eq!(run(bad).status.code(), Some(2), "{bad:?}");
     }
 }
@@ -154,6 +154,21 @@ fn prove_format_pari_is_accepted_by_gp() {
     gp.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
     let out = gp.wait_with_output().unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "1");
+}
+
+#[test]
+fn prove_format_primo_passes_the_primo_checker() {
+    let n = primekit::next_prime(&(BigUint::one() << 200u32)).unwrap();
+    let cert = tmp("prove-200.primo");
+    let out = run(&["prove", &n.to_string(), "--format", "primo", "--cert", cert.to_str().unwrap(), "--force"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&cert).unwrap();
+    assert!(text.starts_with("[PRIMO - Primality Certificate]\nFormat=4\n"), "{text}");
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tools/verify_primo.py");
+    match Command::new("python3").arg(script).arg(&cert).args(["--expect", &n.to_string()]).output() {
+        Ok(o) => assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout)),
+        Err(_) => eprintln!("SKIP prove --format primo in tools/verify_primo.py: python3 not found"),
+    }
 }
 
 #[test]

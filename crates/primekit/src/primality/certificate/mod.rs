@@ -22,12 +22,14 @@ mod ecpp_check;
 mod field;
 mod json;
 mod pari;
+mod primo;
 mod prove;
 mod verify;
 
 pub use ecpp::MAX_BACKTRACKS;
 pub use json::{from_json, to_json, MAX_CERTIFICATE_BYTES, MAX_EXPONENT, MAX_NESTING};
 pub use pari::{from_pari, to_pari, PariExportError, MAX_PARI_BYTES};
+pub use primo::{to_primo, PrimoExportError};
 pub use prove::{prove, prove_with, ProgressFn, ProveError, ProveOptions};
 pub use verify::{estimate_work, verify, verify_with, verify_with_limit, DEFAULT_MAX_WORK};
 
