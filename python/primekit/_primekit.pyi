@@ -78,14 +78,15 @@ def generate_provable_prime(
     the same seed always giving the same prime. At most one of the three.
     """
 
-def prove(n: int, /, *, jobs: int = 1, max_seconds: float | None = None, format: Literal["json", "pari"] = "json") -> str:
+def prove(n: int, /, *, jobs: int = 1, max_seconds: float | None = None, format: Literal["json", "pari", "primo"] = "json") -> str:
     """Return the JSON certificate proving n prime (ECPP where n - 1 does not factor).
 
     format="pari": a GP expression for PARI/GP's primecertisvalid (elliptic-curve
-    steps only), as `primekit prove --format pari`.
+    steps only), as `primekit prove --format pari`; format="primo": Primo's
+    certificate format 4 (elliptic-curve steps only), as `primekit prove --format primo`.
 
     Raises ValueError if n is composite (saying how), negative or over 16,384 bits, for
-    an unknown format, and with format="pari" below 2**64; TimeoutError when
+    an unknown format, and with format="pari" or "primo" below 2**64; TimeoutError when
     max_seconds passed first; RuntimeError when no proof was found.
 
     >>> import json, primekit

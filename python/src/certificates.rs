@@ -74,22 +74,21 @@ fn verify_certificate(py: Python<'_>, cert: &Bound<'_, PyAny>, n: Option<&Bound<
 /// 2^64 a certificate without steps (the exact test is the proof).
 ///
 /// format="pari": the certificate as a GP expression for PARI/GP's `primecertisvalid`
-/// (as `primekit prove --format pari`); PARI's form is an all-elliptic-curve chain, so
+/// (as `primekit prove --format pari`); format="primo": Primo's certificate format 4
+/// (as `primekit prove --format primo`). Both forms are all-elliptic-curve chains, so
 /// the proof is made with elliptic-curve steps only.
 ///
 /// Raises ValueError when n is composite (the message says how that showed), negative
-/// or above 16,384 bits, for an unknown format, and with format="pari" for n below
-/// 2^64 (no steps to write); TimeoutError when `max_seconds` passed first; RuntimeError
+/// or above 16,384 bits, for an unknown format, and with format="pari" or "primo" for n
+/// below 2^64 (no steps to write); TimeoutError when `max_seconds` passed first; RuntimeError
 /// when no proof was found within the prover's limits. `jobs` threads search each step.
 #[pyfunction]
 #[pyo3(signature = (n, /, *, jobs = 1, max_seconds = None, format = "json"))]
 fn prove(py: Python<'_>, n: &Bound<'_, PyAny>, jobs: usize, max_seconds: Option<f64>, format: &str) -> PyResult<String> {
-    use primekit::certificate::{prove_with, to_json, to_pari, ProveError, ProveOptions};
-    let pari = match format {
-        "json" => false,
-        "pari" => true,
-        _ => return Err(PyValueError::new_err(format!("format must be 'json' or 'pari', not {format:?}"))),
-    };
+    use primekit::certificate::{prove_with, to_json, to_pari, to_primo, ProveError, ProveOptions};
+    if !["json", "pari", "primo"].contains(&format) {
+        return Err(PyValueError::new_err(format!("format must be 'json', 'pari' or 'primo', not {format:?}")));
+    }
     let n = match signed_int_arg(n, "n")? {
         (false, n) => n,
         (true, _) => return Err(PyValueError::new_err("n must not be negative")),
@@ -99,9 +98,10 @@ fn prove(py: Python<'_>, n: &Bound<'_, PyAny>, jobs: usize, max_seconds: Option<
         Some(s) => Some(std::time::Instant::now() + std::time::Duration::from_secs_f64(s.min(1e9))),
         None => None,
     };
-    let opts = ProveOptions { jobs: jobs.max(1), deadline, ecpp_only: pari, ..ProveOptions::default() };
+    let opts = ProveOptions { jobs: jobs.max(1), deadline, ecpp_only: format != "json", ..ProveOptions::default() };
     match py.detach(|| prove_with(&n, &opts)) {
-        Ok(cert) if pari => to_pari(&cert).map_err(|e| PyValueError::new_err(format!("cannot write PARI's form: {e}"))),
+        Ok(cert) if format == "pari" => to_pari(&cert).map_err(|e| PyValueError::new_err(format!("cannot write PARI's form: {e}"))),
+        Ok(cert) if format == "primo" => to_primo(&cert).map_err(|e| PyValueError::new_err(format!("cannot write Primo's form: {e}"))),
         Ok(cert) => Ok(to_json(&cert)),
         Err(e @ ProveError::Composite(_)) => Err(PyValueError::new_err(e.to_string())),
         Err(e @ ProveError::TimedOut) => Err(pyo3::exceptions::PyTimeoutError::new_err(e.to_string())),

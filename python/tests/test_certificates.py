@@ -140,6 +140,33 @@ def test_prove_matches_cli(cli):
         primekit.prove(composite)
 
 
+def test_prove_primo_format_checked_by_the_primo_checker(tmp_path):
+    import pathlib
+    import subprocess
+    import sys
+
+    import pytest
+
+    text = primekit.prove(ECPP_PRIME, format="primo")
+    assert text.startswith("[PRIMO - Primality Certificate]\nFormat=4\n"), text
+    with pytest.raises(ValueError, match="Primo"):
+        primekit.prove(97, format="primo")  # below 2^64: no steps, nothing to write
+    cert = tmp_path / "cert.out"
+    cert.write_text(text)
+    checker = pathlib.Path(__file__).resolve().parents[2] / "tools" / "verify_primo.py"
+    out = subprocess.run([sys.executable, str(checker), str(cert), "--expect", str(ECPP_PRIME)], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    # Another W (so another order m) is caught.
+    bad = tmp_path / "bad.out"
+    lines = text.splitlines()
+    k = next(i for i, line in enumerate(lines) if line.startswith("W="))
+    w = lines[k][2:]
+    lines[k] = "W=" + ("-" if w.startswith("-") else "") + hex(int(w.lstrip("-"), 16) + 2).upper().replace("0X", "0x")
+    bad.write_text("\n".join(lines))
+    out = subprocess.run([sys.executable, str(checker), str(bad)], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 1, out.stdout + out.stderr
+
+
 def test_prove_pari_format_checked_by_gp():
     import shutil
     import subprocess
