@@ -547,7 +547,16 @@ fn ecpp_steps_from_pari_verify_and_every_mutation_fails() {
         assert_valid(&n, &cert);
         assert_eq!(python_verdict(&text, Some(&n)).unwrap_or(0), 0);
         let mut mutants: Vec<(String, Certificate)> = vec![];
+        // Every field of the first, second and last steps (the checkers treat every step
+        // alike; the first and last meet the chain's two ends), each step removed.
+        let last = cert.steps.len() - 1;
         for i in 0..cert.steps.len() {
+            let mut c = cert.clone();
+            c.steps.remove(i);
+            mutants.push((format!("step {i} removed"), c));
+            if ![0, 1, last].contains(&i) {
+                continue;
+            }
             type Field = fn(&mut EcppStep) -> &mut BigUint;
             let fields: [(&str, Field); 7] = [
                 ("n", |e| &mut e.n),
@@ -566,9 +575,6 @@ fn ecpp_steps_from_pari_verify_and_every_mutation_fails() {
                     mutants.push((format!("step {i} {name} + {delta}"), c));
                 }
             }
-            let mut c = cert.clone();
-            c.steps.remove(i);
-            mutants.push((format!("step {i} removed"), c));
         }
         for (what, m) in &mutants {
             let text = to_json(m);
