@@ -254,6 +254,11 @@ static void proofs(void) {
         }
     }
     primekit_free(cert);
+    /* The same number in Primo's format (an all-elliptic-curve chain). */
+    rc = primekit_prove_as(n, n_len, 1, 60.0, PRIMEKIT_CERT_PRIMO, &cert, &cert_len);
+    CHECK(rc == PRIMEKIT_OK && cert && strncmp(cert, "[PRIMO - Primality Certificate]\nFormat=4\n", 40) == 0, "prove_as Primo: %d", rc);
+    primekit_free(cert);
+    CHECK(primekit_prove_as(n, n_len, 1, 0.0, 7, &cert, &cert_len) == PRIMEKIT_ERR_INVALID_ARGUMENT && cert == NULL, "unknown certificate format");
     rc = primekit_prove(f7, f7_len, 1, 0.0, &cert, &cert_len);
     CHECK(rc == PRIMEKIT_ERR_COMPOSITE && cert == NULL, "prove F7 is refused as composite: %d", rc);
     primekit_free(n);

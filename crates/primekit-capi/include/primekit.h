@@ -101,6 +101,16 @@
 // `primekit_generate_rsa_key` format: PKCS#1 (`-----BEGIN RSA PRIVATE KEY-----`).
 #define PRIMEKIT_RSA_PKCS1 1
 
+// `primekit_prove_as` format: primekit's JSON certificate (docs/certificate-format.md).
+#define PRIMEKIT_CERT_JSON 0
+
+// `primekit_prove_as` format: a GP expression for PARI/GP's `primecertisvalid`
+// (elliptic-curve steps only).
+#define PRIMEKIT_CERT_PARI 1
+
+// `primekit_prove_as` format: Primo's certificate format 4 (elliptic-curve steps only).
+#define PRIMEKIT_CERT_PRIMO 2
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -246,6 +256,23 @@ int primekit_prove(const uint8_t *n,
                    double max_seconds,
                    char **cert,
                    size_t *cert_len);
+
+// [`primekit_prove`] with the certificate in `format`: PRIMEKIT_CERT_JSON (the same as
+// `primekit_prove`), PRIMEKIT_CERT_PARI (a GP expression for PARI/GP's
+// `primecertisvalid`) or PRIMEKIT_CERT_PRIMO (Primo's certificate format 4); the last
+// two are all-elliptic-curve chains, so the proof is made with elliptic-curve steps
+// only, and refuse n below 2^64 (no steps to write) with PRIMEKIT_ERR_INVALID_ARGUMENT,
+// as an unknown format.
+//
+// # Safety
+// `n` points to `n_len` readable bytes; `cert` and `cert_len` are writable.
+int primekit_prove_as(const uint8_t *n,
+                      size_t n_len,
+                      size_t jobs,
+                      double max_seconds,
+                      int format,
+                      char **cert,
+                      size_t *cert_len);
 
 // Converts a NUL-terminated decimal or 0x-hexadecimal string (digits only: no sign,
 // space or separator) to minimal big-endian bytes in a new buffer ("0" gives one

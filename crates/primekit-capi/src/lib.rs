@@ -67,6 +67,13 @@ pub const PRIMEKIT_MAX_COUNT: usize = 65536;
 pub const PRIMEKIT_RSA_PKCS8: c_int = 0;
 /// `primekit_generate_rsa_key` format: PKCS#1 (`-----BEGIN RSA PRIVATE KEY-----`).
 pub const PRIMEKIT_RSA_PKCS1: c_int = 1;
+/// `primekit_prove_as` format: primekit's JSON certificate (docs/certificate-format.md).
+pub const PRIMEKIT_CERT_JSON: c_int = 0;
+/// `primekit_prove_as` format: a GP expression for PARI/GP's `primecertisvalid`
+/// (elliptic-curve steps only).
+pub const PRIMEKIT_CERT_PARI: c_int = 1;
+/// `primekit_prove_as` format: Primo's certificate format 4 (elliptic-curve steps only).
+pub const PRIMEKIT_CERT_PRIMO: c_int = 2;
 
 // The header states the caps as literals; they must be the library's.
 const _: () = assert!(PRIMEKIT_MAX_PEM_BYTES == keys::MAX_INPUT_BYTES);
@@ -443,24 +450,57 @@ pub unsafe extern "C" fn primekit_prove(
     cert: *mut *mut c_char,
     cert_len: *mut usize,
 ) -> c_int {
+    // SAFETY: forwarded contract.
+    unsafe { primekit_prove_as(n, n_len, jobs, max_seconds, PRIMEKIT_CERT_JSON, cert, cert_len) }
+}
+
+/// [`primekit_prove`] with the certificate in `format`: PRIMEKIT_CERT_JSON (the same as
+/// `primekit_prove`), PRIMEKIT_CERT_PARI (a GP expression for PARI/GP's
+/// `primecertisvalid`) or PRIMEKIT_CERT_PRIMO (Primo's certificate format 4); the last
+/// two are all-elliptic-curve chains, so the proof is made with elliptic-curve steps
+/// only, and refuse n below 2^64 (no steps to write) with PRIMEKIT_ERR_INVALID_ARGUMENT,
+/// as an unknown format.
+///
+/// # Safety
+/// `n` points to `n_len` readable bytes; `cert` and `cert_len` are writable.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn primekit_prove_as(
+    n: *const u8,
+    n_len: usize,
+    jobs: usize,
+    max_seconds: f64,
+    format: c_int,
+    cert: *mut *mut c_char,
+    cert_len: *mut usize,
+) -> c_int {
     guard(|| {
         // SAFETY: forwarded contract.
         unsafe { out_init(cert, cert_len) }?;
+        if ![PRIMEKIT_CERT_JSON, PRIMEKIT_CERT_PARI, PRIMEKIT_CERT_PRIMO].contains(&format) {
+            return Err(Failure::new(PRIMEKIT_ERR_INVALID_ARGUMENT, format!("unknown certificate format {format}")));
+        }
         let n = unsafe { number_in(n, n_len, "n") }?;
         let deadline = match max_seconds {
             0.0 => None,
             s if s.is_finite() && s > 0.0 => Some(std::time::Instant::now() + std::time::Duration::from_secs_f64(s.min(1e9))),
             _ => return Err(Failure::new(PRIMEKIT_ERR_INVALID_ARGUMENT, format!("max_seconds must be 0 or positive (got {max_seconds})"))),
         };
-        let opts = ProveOptions { jobs: jobs_in(jobs)?, deadline, ..ProveOptions::default() };
+        let opts = ProveOptions { jobs: jobs_in(jobs)?, deadline, ecpp_only: format != PRIMEKIT_CERT_JSON, ..ProveOptions::default() };
         let proof = primekit::certificate::prove_with(&n, &opts).map_err(|e| match e {
             ProveError::Composite(_) => Failure::new(PRIMEKIT_ERR_COMPOSITE, e.to_string()),
             ProveError::TimedOut => Failure::new(PRIMEKIT_ERR_TIMEOUT, e.to_string()),
             ProveError::NoProof => Failure::new(PRIMEKIT_ERR_NO_PROOF, e.to_string()),
             ProveError::Error(e) => Failure::from(e),
         })?;
+        let text = match format {
+            PRIMEKIT_CERT_PARI => primekit::certificate::to_pari(&proof).map_err(|e| e.to_string()),
+            PRIMEKIT_CERT_PRIMO => primekit::certificate::to_primo(&proof).map_err(|e| e.to_string()),
+            _ => Ok(primekit::certificate::to_json(&proof)),
+        }
+        .map_err(|e| Failure::new(PRIMEKIT_ERR_INVALID_ARGUMENT, e))?;
         // SAFETY: checked by out_init.
-        unsafe { bytes_out(primekit::certificate::to_json(&proof).as_bytes(), cert, cert_len) }
+        unsafe { bytes_out(text.as_bytes(), cert, cert_len) }
     })
 }
 

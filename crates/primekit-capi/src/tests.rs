@@ -114,6 +114,30 @@ fn audit_reports_and_input_errors() {
     assert_eq!(call(|o, l| unsafe { primekit_check_dh(pem.as_ptr(), 1 << 40, &mut ok, o.cast(), l) }).0, PRIMEKIT_ERR_LENGTH);
 }
 
+/// The PARI and Primo forms: headed as their formats are, refused below 2^64 and for an
+/// unknown format (the checkers of these forms run in the library's tests).
+#[test]
+fn prove_as_pari_and_primo() {
+    let n = ((BigUint::from(1u8) << 89u32) - 1u8).to_bytes_be();
+    let (code, pari) = call(|o, l| unsafe { primekit_prove_as(n.as_ptr(), n.len(), 1, 0.0, PRIMEKIT_CERT_PARI, o.cast(), l) });
+    assert_eq!(code, PRIMEKIT_OK);
+    assert!(pari.starts_with(b"[["), "{}", String::from_utf8_lossy(&pari));
+    let (code, primo) = call(|o, l| unsafe { primekit_prove_as(n.as_ptr(), n.len(), 1, 0.0, PRIMEKIT_CERT_PRIMO, o.cast(), l) });
+    assert_eq!(code, PRIMEKIT_OK);
+    assert!(primo.starts_with(b"[PRIMO - Primality Certificate]\nFormat=4\n"), "{}", String::from_utf8_lossy(&primo));
+    let small = [97u8];
+    for format in [PRIMEKIT_CERT_PARI, PRIMEKIT_CERT_PRIMO] {
+        assert_eq!(
+            call(|o, l| unsafe { primekit_prove_as(small.as_ptr(), 1, 1, 0.0, format, o.cast(), l) }).0,
+            PRIMEKIT_ERR_INVALID_ARGUMENT
+        );
+    }
+    assert_eq!(call(|o, l| unsafe { primekit_prove_as(n.as_ptr(), n.len(), 1, 0.0, 3, o.cast(), l) }).0, PRIMEKIT_ERR_INVALID_ARGUMENT);
+    let (code, json) = call(|o, l| unsafe { primekit_prove_as(n.as_ptr(), n.len(), 1, 0.0, PRIMEKIT_CERT_JSON, o.cast(), l) });
+    assert_eq!(code, PRIMEKIT_OK);
+    assert_eq!(unsafe { primekit_verify_certificate(json.as_ptr(), json.len(), n.as_ptr(), n.len(), 0) }, PRIMEKIT_OK);
+}
+
 #[test]
 fn prove_then_verify_and_a_wrong_number_fails() {
     // 2^89 - 1, a Mersenne prime above 2^64, so the certificate has steps.
