@@ -8,7 +8,8 @@
 //! by c (the same curve when c is a square). Trying x = 1, 2, ... reaches both
 //! quadratic twists; for j = 0 and 1728 (D = -3, -4) B, respectively A, runs over
 //! small integers too, which reaches the sextic and quartic twists. A twist found wrong
-//! is not tried again: its class (a power residue symbol, one exponentiation) is noted.
+//! is not tried again: its class (a power residue symbol: a Jacobi symbol for the quadratic
+//! twists, one exponentiation for D = -3, -4) is noted.
 
 use super::super::curve::Curve;
 use super::super::field::{El, Ring};
@@ -16,6 +17,7 @@ use super::super::EcppStep;
 use super::class_table::{ClassEntry, GenusFactor, Invariant};
 use super::poly::{find_root, Poly, RootError};
 use super::sqrt::Sqrt;
+use crate::primality::jacobi::jacobi_binary;
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{One, Zero};
@@ -156,7 +158,8 @@ pub(super) fn build_step(sq: &mut Sqrt, e: &ClassEntry, m: &BigUint, q: &BigUint
     let cofactor = m / q;
     // The twist class of a curve (by which its order is known once tried): the class of
     // c mod squares, of a mod fourth powers (j = 1728), of b mod sixth powers (j = 0),
-    // read off as a power with exponent (N - 1) / k. A class seen to be wrong is skipped.
+    // read off as a power with exponent (N - 1) / k (for c, as its Jacobi symbol). A class
+    // seen to be wrong is skipped.
     let classes: u64 = match e.d {
         -3 => 6,
         -4 => 4,
@@ -185,14 +188,13 @@ pub(super) fn build_step(sq: &mut Sqrt, e: &ClassEntry, m: &BigUint, q: &BigUint
         if !unit(f, &disc, "4a^3 + 27b^2")? {
             continue;
         }
-        let class = f.pow(
-            match e.d {
-                -3 => &b,
-                -4 => &a,
-                _ => &c,
-            },
-            &class_exp,
-        );
+        let class = match e.d {
+            -3 => f.pow(&b, &class_exp),
+            -4 => f.pow(&a, &class_exp),
+            // c's class mod squares is its Legendre symbol: a Jacobi symbol by the binary
+            // algorithm, far cheaper than c^((N-1)/2) (N is prime when the step holds).
+            _ => f.small(i64::from(jacobi_binary(&BigInt::from(f.to_big(&c)), f.modulus()))),
+        };
         if wrong.contains(&class) {
             continue;
         }
