@@ -191,6 +191,9 @@ pub struct Analysis {
     pub t: Vec<(f64, f64)>,
     /// The t of largest magnitude.
     pub max_abs_t: f64,
+    /// (crop percentile, mean of the fixed class minus mean of the random class, in
+    /// counter ticks) for each of [`CROPS`]: the size of the difference each t measures.
+    pub mean_diff: Vec<(f64, f64)>,
     /// Medians of the classes in counter ticks (fixed, random).
     pub median_ticks: (u64, u64),
     /// The smallest mean difference this run could flag ([`THRESHOLD`] standard errors
@@ -210,6 +213,7 @@ pub fn analyse(s: &Samples) -> Analysis {
     let mut pooled: Vec<u64> = s.fixed.iter().chain(&s.random).copied().collect();
     pooled.sort_unstable();
     let mut t = Vec::new();
+    let mut mean_diff = Vec::new();
     let mut resolution = f64::INFINITY;
     for p in CROPS {
         let cut = if pooled.is_empty() {
@@ -224,12 +228,14 @@ pub fn analyse(s: &Samples) -> Analysis {
             resolution = THRESHOLD * se;
         }
         t.push((p, tv));
+        mean_diff.push((p, if se.is_finite() { tv * se } else { f64::NAN }));
     }
     let max_abs_t = t.iter().map(|&(_, v)| v.abs()).fold(0.0, f64::max);
     Analysis {
         per_class: (s.fixed.len(), s.random.len()),
         t,
         max_abs_t,
+        mean_diff,
         median_ticks: (median(&s.fixed), median(&s.random)),
         resolution_ticks: resolution,
     }
@@ -698,5 +704,12 @@ mod tests {
         let a = analyse(&Samples { fixed, random });
         let t95 = a.t.iter().find(|&&(p, _)| p == 95.0).unwrap().1;
         assert!(t95.abs() < 1.0, "t at 95% = {t95}");
+        let d95 = a.mean_diff.iter().find(|&&(p, _)| p == 95.0).unwrap().1;
+        assert!(d95.abs() < 1.0, "mean difference at 95% = {d95}");
+        // A 30-tick shift of the fixed class is its mean difference.
+        let fixed: Vec<u64> = (0..10_000).map(|k| 1030 + k % 97).collect();
+        let random: Vec<u64> = (0..10_000).map(|k| 1000 + k % 97).collect();
+        let d = analyse(&Samples { fixed, random }).mean_diff[0].1;
+        assert!((d - 30.0).abs() < 1e-6, "uncropped mean difference {d}");
     }
 }

@@ -86,6 +86,7 @@ fn report<T: Target>(t: &mut T, a: &Args, seed: u64, kernel: Kernel, expect: Exp
                 "per_class": [r.per_class.0, r.per_class.1],
                 "max_abs_t": (r.max_abs_t * 100.0).round() / 100.0,
                 "t_by_crop": r.t.iter().map(|&(p, v)| serde_json::json!([p, (v * 100.0).round() / 100.0])).collect::<Vec<_>>(),
+                "mean_diff_ticks_by_crop": r.mean_diff.iter().map(|&(p, v)| serde_json::json!([p, (v * 10.0).round() / 10.0])).collect::<Vec<_>>(),
                 "median_ticks": [r.median_ticks.0, r.median_ticks.1],
                 "resolution_ticks": r.resolution_ticks.round(),
             })
