@@ -3,7 +3,8 @@
 # inputs marked undefined, so any branch or memory index that depends on a secret is an
 # error. Fails unless
 #   1. `ct` mode (Montgomery mul/sqr/to_mont/from_mont on every kernel, pow_ct,
-#      MillerRabin::passes_ct) reports zero errors, and
+#      MillerRabin::passes_ct; at 576 bits pow2_ct, random_base, passes_all_ct and
+#      passes_ct on the portable, ADX and AVX2 contexts) reports zero errors, and
 #   2. the leaky control (pow_vartime on a secret exponent) reports errors, proving the
 #      check can see a leak.
 # Also prints (without failing) the known leak of s = v2(n-1) in passes_ct's loop count.

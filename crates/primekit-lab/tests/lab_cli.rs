@@ -62,3 +62,21 @@ fn hw_vectors_out_is_written_whole_and_never_replaced_silently() {
     assert_eq!(std::fs::read_to_string(&file).unwrap(), to_stdout);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn bench_ct_fixed_class_is_chosen_by_fixed() {
+    let args = ["bench", "ct", "--measurements", "200", "--bits", "256", "--targets", "pow2_ct,passes_ct", "--seed", "1"];
+    for (fixed, tag, note) in [(None, "special", false), (Some("special"), "special", false), (Some("random"), "random", true)] {
+        let extra: Vec<&str> = fixed.map(|f| vec!["--fixed", f]).unwrap_or_default();
+        let out = stdout(&run(&[&args[..], &extra[..]].concat()));
+        let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
+        assert_eq!(lines.len(), 2, "{out}");
+        for l in &lines {
+            assert_eq!(l["fixed"], tag, "{l}");
+            assert_eq!(l["detail"].as_str().unwrap().contains("fixed class: one random"), note, "{l}");
+        }
+    }
+    let out = run(&["bench", "ct", "--fixed", "zero"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("possible values: special, random"));
+}

@@ -47,6 +47,35 @@ pub const CROPS: [f64; 6] = [100.0, 99.0, 95.0, 90.0, 75.0, 50.0];
 /// Inputs prepared per batch before any of them is timed.
 const BATCH: usize = 500;
 
+/// How the fixed class's secret is chosen (where the target has a special value).
+///
+/// `Special`, the default, is the value a shortcut would show most (exponent 0, base 2,
+/// a prime candidate); `Random` is one random value of the same public size, drawn once
+/// per target from the run's seed and used for every fixed-class call. A difference seen
+/// with `Special` and not with `Random` follows that special operand value, not a code
+/// path the secret selects (a code path would show for a random fixed value too).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FixedSecret {
+    /// Exponent 0 (`pow2_ct`), base 2 (`passes_ct`), a fixed prime (`candidate_rounds`,
+    /// `passes_all_ct`).
+    #[default]
+    Special,
+    /// A fixed random exponent, a fixed random base in [2, n - 2], a fixed random odd
+    /// candidate (composite but with probability about 2 / ln 2^bits, like the random
+    /// class's).
+    Random,
+}
+
+impl FixedSecret {
+    /// `special` or `random`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FixedSecret::Special => "special",
+            FixedSecret::Random => "random",
+        }
+    }
+}
+
 /// The two input classes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Class {
@@ -162,6 +191,9 @@ pub struct Analysis {
     pub t: Vec<(f64, f64)>,
     /// The t of largest magnitude.
     pub max_abs_t: f64,
+    /// (crop percentile, mean of the fixed class minus mean of the random class, in
+    /// counter ticks) for each of [`CROPS`]: the size of the difference each t measures.
+    pub mean_diff: Vec<(f64, f64)>,
     /// Medians of the classes in counter ticks (fixed, random).
     pub median_ticks: (u64, u64),
     /// The smallest mean difference this run could flag ([`THRESHOLD`] standard errors
@@ -181,6 +213,7 @@ pub fn analyse(s: &Samples) -> Analysis {
     let mut pooled: Vec<u64> = s.fixed.iter().chain(&s.random).copied().collect();
     pooled.sort_unstable();
     let mut t = Vec::new();
+    let mut mean_diff = Vec::new();
     let mut resolution = f64::INFINITY;
     for p in CROPS {
         let cut = if pooled.is_empty() {
@@ -195,12 +228,14 @@ pub fn analyse(s: &Samples) -> Analysis {
             resolution = THRESHOLD * se;
         }
         t.push((p, tv));
+        mean_diff.push((p, if se.is_finite() { tv * se } else { f64::NAN }));
     }
     let max_abs_t = t.iter().map(|&(_, v)| v.abs()).fold(0.0, f64::max);
     Analysis {
         per_class: (s.fixed.len(), s.random.len()),
         t,
         max_abs_t,
+        mean_diff,
         median_ticks: (median(&s.fixed), median(&s.random)),
         resolution_ticks: resolution,
     }
@@ -258,20 +293,36 @@ fn random_below(m: &BigUint, limbs: usize, rng: &mut ChaCha20Rng) -> Vec<Limb> {
     }
 }
 
+/// What `detail` adds for a fixed class other than the special value.
+fn fixed_note(fixed: FixedSecret, what: &str) -> String {
+    match fixed {
+        FixedSecret::Special => String::new(),
+        FixedSecret::Random => format!(", fixed class: one random {what}"),
+    }
+}
+
 fn first_limb(v: &[Limb]) -> u64 {
     v.first().copied().unwrap_or(0)
 }
 
 /// `pow2_ct(ctx, e, 64 l)`: 2^e modulo a public `bits`-bit modulus; secret exponent
-/// of l limbs (fixed class: e = 0, the value a shortcut on zero windows would show).
+/// of l limbs (fixed class: e = 0, the value a shortcut on zero windows would show, or
+/// with [`FixedSecret::Random`] one random exponent).
 pub struct Pow2 {
     ctx: MontContext,
     bits: usize,
+    fixed: FixedSecret,
+    fixed_exp: Vec<Limb>,
 }
 
 impl Pow2 {
-    pub fn new(bits: usize, kernel: Kernel, rng: &mut ChaCha20Rng) -> Result<Self, Error> {
-        Ok(Pow2 { ctx: MontContext::with_kernel(&random_odd(bits, rng), kernel)?, bits })
+    pub fn new(bits: usize, kernel: Kernel, fixed: FixedSecret, rng: &mut ChaCha20Rng) -> Result<Self, Error> {
+        let ctx = MontContext::with_kernel(&random_odd(bits, rng), kernel)?;
+        let fixed_exp = match fixed {
+            FixedSecret::Special => vec![0; ctx.len()],
+            FixedSecret::Random => (0..ctx.len()).map(|_| rng.next_u64()).collect(),
+        };
+        Ok(Pow2 { ctx, bits, fixed, fixed_exp })
     }
 }
 
@@ -281,11 +332,11 @@ impl Target for Pow2 {
         "pow2_ct"
     }
     fn detail(&self) -> String {
-        format!("modulus {} bits public, exponent {} bits secret", self.bits, 64 * self.ctx.len())
+        format!("modulus {} bits public, exponent {} bits secret", self.bits, 64 * self.ctx.len()) + &fixed_note(self.fixed, "exponent")
     }
     fn prepare(&mut self, class: Class, rng: &mut ChaCha20Rng) -> Vec<Limb> {
         match class {
-            Class::Fixed => vec![0; self.ctx.len()],
+            Class::Fixed => self.fixed_exp.clone(),
             Class::Random => (0..self.ctx.len()).map(|_| rng.next_u64()).collect(),
         }
     }
@@ -330,16 +381,36 @@ impl Target for Fermat {
 }
 
 /// `MillerRabin::passes_ct(a)` for a public `bits`-bit prime n and a secret base
-/// (fixed class: a = 2, whose upper limbs are zero).
+/// (fixed class: a = 2, whose upper limbs are zero, or with [`FixedSecret::Random`] one
+/// random base).
 pub struct PassesCt {
     mr: MillerRabin,
     n: BigUint,
+    fixed: FixedSecret,
+    fixed_base: Vec<Limb>,
 }
 
 impl PassesCt {
-    pub fn new(bits: usize, kernel: Kernel) -> Result<Self, Error> {
+    /// `rng` is used only for [`FixedSecret::Random`] (n comes from the OS generator).
+    pub fn new(bits: usize, kernel: Kernel, fixed: FixedSecret, rng: &mut ChaCha20Rng) -> Result<Self, Error> {
         let n = primekit::generate_prime(bits as u32)?;
-        Ok(PassesCt { mr: MillerRabin::with_kernel(&n, kernel)?, n })
+        let mr = MillerRabin::with_kernel(&n, kernel)?;
+        let fixed_base = match fixed {
+            FixedSecret::Special => {
+                let mut a = vec![0; mr.context().len()];
+                a[0] = 2;
+                a
+            }
+            FixedSecret::Random => Self::random_base(&n, mr.context().len(), rng),
+        };
+        Ok(PassesCt { mr, n, fixed, fixed_base })
+    }
+
+    /// 2 <= a <= n - 2, uniform enough for timing: a < 2 only with probability 2^-bits.
+    fn random_base(n: &BigUint, limbs: usize, rng: &mut ChaCha20Rng) -> Vec<Limb> {
+        let mut a = random_below(&(n - 2u8), limbs, rng);
+        a[0] |= 2;
+        a
     }
 }
 
@@ -349,22 +420,12 @@ impl Target for PassesCt {
         "passes_ct"
     }
     fn detail(&self) -> String {
-        format!("prime n of {} bits public, base secret", self.n.bits())
+        format!("prime n of {} bits public, base secret", self.n.bits()) + &fixed_note(self.fixed, "base")
     }
     fn prepare(&mut self, class: Class, rng: &mut ChaCha20Rng) -> Vec<Limb> {
-        let l = self.mr.context().len();
         match class {
-            Class::Fixed => {
-                let mut a = vec![0; l];
-                a[0] = 2;
-                a
-            }
-            Class::Random => {
-                let mut a = random_below(&(&self.n - 2u8), l, rng);
-                // 2 <= a <= n - 2, uniform enough for timing: a < 2 only with probability 2^-bits.
-                a[0] |= 2;
-                a
-            }
+            Class::Fixed => self.fixed_base.clone(),
+            Class::Random => Self::random_base(&self.n, self.mr.context().len(), rng),
         }
     }
     fn run(&self, a: &Vec<Limb>) -> u64 {
@@ -375,16 +436,27 @@ impl Target for PassesCt {
 /// The generators' acceptance test of a candidate that passed the base-2 Fermat test:
 /// `random_base_rounds_ct(n, rounds)`, context set-up included, on the process kernel.
 /// Secret candidate n of `bits` bits: fixed class a fixed prime (every round runs and
-/// passes), random class a random odd number (almost always composite).
+/// passes; with [`FixedSecret::Random`] a fixed random odd number, almost always
+/// composite), random class a random odd number (almost always composite).
 pub struct Candidate {
     bits: usize,
     rounds: u32,
-    prime: BigUint,
+    fixed: FixedSecret,
+    fixed_n: BigUint,
+}
+
+/// The fixed candidate of [`Candidate`] and [`CandidateRounds`].
+fn fixed_candidate(bits: usize, fixed: FixedSecret, rng: &mut ChaCha20Rng) -> Result<BigUint, Error> {
+    match fixed {
+        FixedSecret::Special => primekit::generate_prime(bits as u32),
+        FixedSecret::Random => Ok(random_odd(bits, rng)),
+    }
 }
 
 impl Candidate {
-    pub fn new(bits: usize, rounds: u32) -> Result<Self, Error> {
-        Ok(Candidate { bits, rounds, prime: primekit::generate_prime(bits as u32)? })
+    /// `rng` is used only for [`FixedSecret::Random`] (the prime comes from the OS generator).
+    pub fn new(bits: usize, rounds: u32, fixed: FixedSecret, rng: &mut ChaCha20Rng) -> Result<Self, Error> {
+        Ok(Candidate { bits, rounds, fixed, fixed_n: fixed_candidate(bits, fixed, rng)? })
     }
 }
 
@@ -394,11 +466,11 @@ impl Target for Candidate {
         "candidate_rounds"
     }
     fn detail(&self) -> String {
-        format!("candidate of {} bits secret, {} random-base rounds", self.bits, self.rounds)
+        format!("candidate of {} bits secret, {} random-base rounds", self.bits, self.rounds) + &fixed_note(self.fixed, "odd candidate")
     }
     fn prepare(&mut self, class: Class, rng: &mut ChaCha20Rng) -> (BigUint, ChaCha20Rng) {
         let n = match class {
-            Class::Fixed => self.prime.clone(),
+            Class::Fixed => self.fixed_n.clone(),
             Class::Random => random_odd(self.bits, rng),
         };
         (n, ChaCha20Rng::seed_from_u64(rng.next_u64()))
@@ -421,12 +493,14 @@ impl Target for Candidate {
 pub struct CandidateRounds {
     bits: usize,
     rounds: u32,
-    prime: BigUint,
+    fixed: FixedSecret,
+    fixed_n: BigUint,
 }
 
 impl CandidateRounds {
-    pub fn new(bits: usize, rounds: u32) -> Result<Self, Error> {
-        Ok(CandidateRounds { bits, rounds, prime: primekit::generate_prime(bits as u32)? })
+    /// As [`Candidate::new`].
+    pub fn new(bits: usize, rounds: u32, fixed: FixedSecret, rng: &mut ChaCha20Rng) -> Result<Self, Error> {
+        Ok(CandidateRounds { bits, rounds, fixed, fixed_n: fixed_candidate(bits, fixed, rng)? })
     }
 }
 
@@ -437,10 +511,11 @@ impl Target for CandidateRounds {
     }
     fn detail(&self) -> String {
         format!("candidate of {} bits secret, {} random bases, set-up untimed", self.bits, self.rounds)
+            + &fixed_note(self.fixed, "odd candidate")
     }
     fn prepare(&mut self, class: Class, rng: &mut ChaCha20Rng) -> (MillerRabin, Vec<Vec<Limb>>) {
         let n = match class {
-            Class::Fixed => self.prime.clone(),
+            Class::Fixed => self.fixed_n.clone(),
             Class::Random => random_odd(self.bits, rng),
         };
         let mr = MillerRabin::new(&n).expect("odd candidate of a valid size");
@@ -598,6 +673,29 @@ mod tests {
     }
 
     #[test]
+    fn fixed_class_is_the_special_value_or_one_random_value() {
+        let mut rng = ChaCha20Rng::seed_from_u64(11);
+        let mut special = Pow2::new(256, Kernel::Portable, FixedSecret::Special, &mut rng).unwrap();
+        assert!(special.prepare(Class::Fixed, &mut rng).iter().all(|&l| l == 0));
+        let mut random = Pow2::new(256, Kernel::Portable, FixedSecret::Random, &mut rng).unwrap();
+        let e = random.prepare(Class::Fixed, &mut rng);
+        assert!(e.iter().any(|&l| l != 0), "a random exponent, not 0");
+        assert_eq!(random.prepare(Class::Fixed, &mut rng), e, "the same exponent every call");
+        assert_ne!(random.prepare(Class::Random, &mut rng), e);
+        assert!(random.detail().ends_with("fixed class: one random exponent"), "{}", random.detail());
+
+        let mut passes = PassesCt::new(256, Kernel::Portable, FixedSecret::Random, &mut rng).unwrap();
+        let a = passes.prepare(Class::Fixed, &mut rng);
+        let n = passes.n.clone();
+        let av = primekit::hazmat::limbs::from_limbs(&a);
+        assert!(av > BigUint::from(2u8) && av <= &n - 2u8, "base in (2, n - 2]");
+        assert_eq!(passes.prepare(Class::Fixed, &mut rng), a);
+        assert!(passes.mr.passes_ct(&a), "n is prime: every base passes");
+        let mut two = PassesCt::new(256, Kernel::Portable, FixedSecret::Special, &mut rng).unwrap();
+        assert_eq!(primekit::hazmat::limbs::from_limbs(&two.prepare(Class::Fixed, &mut rng)), BigUint::from(2u8));
+    }
+
+    #[test]
     fn crops_cut_the_tail_of_both_classes() {
         // Identical bodies, but the random class has rare huge outliers: the uncropped t
         // may wander, the 95% crop must not see a difference.
@@ -606,5 +704,12 @@ mod tests {
         let a = analyse(&Samples { fixed, random });
         let t95 = a.t.iter().find(|&&(p, _)| p == 95.0).unwrap().1;
         assert!(t95.abs() < 1.0, "t at 95% = {t95}");
+        let d95 = a.mean_diff.iter().find(|&&(p, _)| p == 95.0).unwrap().1;
+        assert!(d95.abs() < 1.0, "mean difference at 95% = {d95}");
+        // A 30-tick shift of the fixed class is its mean difference.
+        let fixed: Vec<u64> = (0..10_000).map(|k| 1030 + k % 97).collect();
+        let random: Vec<u64> = (0..10_000).map(|k| 1000 + k % 97).collect();
+        let d = analyse(&Samples { fixed, random }).mean_diff[0].1;
+        assert!((d - 30.0).abs() < 1e-6, "uncropped mean difference {d}");
     }
 }

@@ -7,7 +7,9 @@
 //! - `ct` (default): `MontContext::{mul, sqr}` and `to_mont` (both kernels the CPU has),
 //!   `modexp::pow_ct`, `MillerRabin::passes_ct` and the base-2 Fermat test of prime
 //!   generation (`fermat_base_two_ct`; the 8-lane IFMA one only where the virtual CPU
-//!   has AVX-512); must give zero memcheck errors.
+//!   has AVX-512); at 576 and 768 bits on the portable, ADX and AVX2 contexts,
+//!   `pow2_ct`, `MillerRabin::random_base`, `passes_all_ct` and `passes_ct` (the
+//!   timing tests' single-lane targets); must give zero memcheck errors.
 //! - `leaky-control`: `modexp::pow_vartime` on a secret exponent; must give errors (shows
 //!   the check detects a leak).
 //! - `secret-s`: `passes_ct` with every bit of the candidate secret, including
@@ -30,9 +32,11 @@ use num_bigint::BigUint;
 use primekit::hazmat::gen::fermat_base_two_ct;
 use primekit::hazmat::lanes::FermatBatch;
 use primekit::hazmat::limbs::{from_limbs, Limb};
-use primekit::hazmat::mont::{pow_ct, pow_vartime};
+use primekit::hazmat::mont::{pow2_ct, pow_ct, pow_vartime};
 use primekit::hazmat::mont::{Kernel, MontContext};
 use primekit::hazmat::primality::MillerRabin;
+use rand_chacha::rand_core::SeedableRng;
+use rand_chacha::ChaCha20Rng;
 
 extern "C" {
     fn ctgrind_secret(p: *const u8, len: usize);
@@ -277,6 +281,85 @@ fn avx2_lanes(v: &mut Values) {
     check_fermat("FermatBatch (AVX2 lanes)", &cands, &passed);
 }
 
+/// The single-lane constant-time code of the timing tests' targets at their sizes, 576
+/// bits (9 limbs) and 768 bits (12 limbs), unrolled instances of the ADX kernels other
+/// than the 8 and 16 limbs above, on `kernel`'s context (`Avx2` runs its single products
+/// on the ADX code):
+/// - `pow2_ct` (`pow2_ct` target, the base-2 Fermat step) with secret modulus and
+///   exponent, once with a random exponent and once with exponent 0 (the timing test's
+///   fixed class);
+/// - `MillerRabin::random_base` and `passes_all_ct` with five secret bases (the
+///   generators' acceptance rounds, `candidate_rounds`: one lane, except on the AVX2
+///   context at 768 bits, where they run in the AVX2 lanes), and `passes_ct` with base 2 (the
+///   `passes_ct` target's fixed class) and with a random base, on a secret prime and
+///   composite, 2^576 - 789 and 2^576 - 791 or 2^768 - 825 and 2^768 - 827 (secret
+///   except the top and low byte, as in mode `ct` at 1024 bits). The `MillerRabin` (its num-bigint s and d) is
+///   built with reporting off, as elsewhere.
+fn single_lane(kernel: Kernel, v: &mut Values, bits: u32) {
+    let l = bits as usize / 64;
+    let (prime, composite) = match bits {
+        576 => (789u32, 791),
+        768 => (825, 827),
+        _ => unreachable!("sizes with a known prime below 2^bits"),
+    };
+    for exp_zero in [false, true] {
+        let m_limbs = secret_modulus_of(v, l);
+        let e = if exp_zero {
+            let e = vec![0; l];
+            secret(&e);
+            e
+        } else {
+            secret_operand(v, l)
+        };
+        // SAFETY: as in `montgomery_and_pow_ct`.
+        let ctx = setup(|| unsafe { MontContext::with_kernel_unchecked(&from_limbs(&m_limbs), kernel) }.expect("odd modulus"));
+        let mut t = ctx.scratch();
+        let pw = ctx.from_mont(&pow2_ct(&ctx, &e, 64 * l), &mut t);
+        public(&m_limbs);
+        public(&e);
+        let (m, e) = (from_limbs(&m_limbs), from_limbs(&e));
+        check(&format!("pow2_ct ({bits} bits)"), &pw, &BigUint::from(2u8).modpow(&e, &m));
+    }
+    let mut rng = ChaCha20Rng::seed_from_u64(v.limbs(1)[0]);
+    let mut passes = 0;
+    for c in [prime, composite] {
+        let n = (BigUint::from(1u8) << bits) - c;
+        let limbs = n.to_u64_digits();
+        secret_bytes(&limbs, 1, l * 8 - 1);
+        // SAFETY: as in `montgomery_and_pow_ct`.
+        let mr = setup(|| {
+            let m = from_limbs(&limbs);
+            let ctx = unsafe { MontContext::with_kernel_unchecked(&m, kernel) }.expect("odd modulus");
+            let mr = MillerRabin::from_context(&m, ctx).expect("odd n >= 5");
+            // Where five rounds run in wide lanes (the AVX2 kernel at 768 bits), the first
+            // call builds the lane batch of n: set-up, as a context's.
+            let mut three = vec![0; l];
+            three[0] = 3;
+            mr.passes_all_ct(&vec![three; 5]);
+            mr
+        });
+        let mut two = vec![0; l];
+        two[0] = 2;
+        secret(&two);
+        let bases: Vec<Vec<Limb>> = (0..5).map(|_| mr.random_base(&mut rng).expect("ChaCha20 does not fail")).collect();
+        let rounds = declassify(mr.passes_all_ct(&bases));
+        let base_two = declassify(mr.passes_ct(&two));
+        let random_one = declassify(mr.passes_ct(&bases[0]));
+        public(&limbs);
+        public(&two);
+        for b in &bases {
+            public(b);
+        }
+        let plain = MillerRabin::new(&n).unwrap();
+        let what = format!("2^{bits}-{c}");
+        assert_eq!(rounds, bases.iter().all(|a| plain.passes_vartime(a)), "passes_all_ct, {what}");
+        assert_eq!(base_two, plain.passes_vartime(&two), "passes_ct base 2, {what}");
+        assert_eq!(random_one, plain.passes_vartime(&bases[0]), "passes_ct random base, {what}");
+        passes += rounds as u32;
+    }
+    assert_eq!(passes, 1, "the prime passes, the composite does not");
+}
+
 fn leaky_control(v: &mut Values) {
     let m = secret_modulus(v);
     public(&m); // only the exponent is secret here: its bits steer pow_vartime's windows
@@ -314,13 +397,24 @@ fn main() {
                 // The large-modulus code paths are the same for any exponent length.
                 montgomery_and_pow_ct(k, &mut v, 128, 1);
             }
-            let passed = miller_rabin_passes_ct(false);
-            assert_eq!(passed, 1, "the prime passes, the composite does not");
-            let lanes = fermat_base_two(&mut v);
+            // The single-lane code at the timing tests' sizes on the kernels whose single
+            // products differ (portable, ADX) and on the AVX2 kernel's context when forced.
             #[cfg(target_arch = "x86_64")]
             let avx2 = std::env::var_os("CTGRIND_HOST_HAS_AVX2").is_some();
             #[cfg(not(target_arch = "x86_64"))]
             let avx2 = false;
+            let mut single = kernels.clone();
+            if avx2 && !single.contains(&Kernel::Avx2) {
+                single.push(Kernel::Avx2);
+            }
+            for &k in &single {
+                for bits in [576, 768] {
+                    single_lane(k, &mut v, bits);
+                }
+            }
+            let passed = miller_rabin_passes_ct(false);
+            assert_eq!(passed, 1, "the prime passes, the composite does not");
+            let lanes = fermat_base_two(&mut v);
             if avx2 {
                 avx2_lanes(&mut v);
             }
@@ -332,6 +426,7 @@ fn main() {
                 "ctgrind ct: checked fermat_base_two_ct (secret 1024-bit candidates); 8-lane IFMA Fermat {}",
                 if lanes { "checked" } else { "NOT checked (no AVX-512 IFMA on this (virtual) CPU)" }
             );
+            println!("ctgrind ct: checked kernels {single:?} at 576 and 768 bits (secret modulus or n): pow2_ct (random exponent and 0), MillerRabin::random_base, passes_all_ct (5 bases), passes_ct (base 2 and a random base)");
             println!("ctgrind ct: checked kernels {kernels:?}: MontContext::{{to_mont, mul, sqr, from_mont}}, pow_ct (512-, 1024-, 1536- and 2560-bit secret modulus, base, exponent; 8,192-bit modulus and base with a 64-bit exponent); MillerRabin::passes_ct (secret n except top and low byte, secret base)");
         }
         "leaky-control" => {

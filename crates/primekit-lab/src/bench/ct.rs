@@ -6,9 +6,9 @@
 //! kernel).
 
 use super::emit;
-use clap::Args as ClapArgs;
+use clap::{Args as ClapArgs, ValueEnum};
 use primekit::hazmat::mont::Kernel;
-use primekit_research::ct_timing::{self, Candidate, Fermat, LeakyControl, Outcome, Pow2, RsaCrt, Target, CROPS, THRESHOLD};
+use primekit_research::ct_timing::{self, Candidate, Fermat, FixedSecret, LeakyControl, Outcome, Pow2, RsaCrt, Target, CROPS, THRESHOLD};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 use std::process::ExitCode;
@@ -29,6 +29,15 @@ enum Expect {
     ConstantTime,
     /// The deliberately leaky control: not flagging it fails the command.
     Leak,
+}
+
+/// The fixed class's secret (`--fixed`).
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Fixed {
+    /// Exponent 0 (pow2_ct), base 2 (passes_ct), a fixed prime (candidate_rounds, passes_all_ct).
+    Special,
+    /// One random exponent, base or odd candidate of the same size, drawn from the seed.
+    Random,
 }
 
 #[derive(ClapArgs)]
@@ -55,6 +64,14 @@ pub struct Args {
     /// Seed of the inputs and of the class order (default: from the OS).
     #[arg(long)]
     seed: Option<u64>,
+    /// The fixed class's secret in pow2_ct, passes_ct, candidate_rounds and passes_all_ct:
+    /// `special` (exponent 0, base 2, a fixed prime), or `random` (one random exponent,
+    /// base in [2, n - 2] or odd candidate, drawn once from the seed and used for every
+    /// fixed-class call). A difference seen with `special` but not with `random` follows
+    /// the special operand's value, not a code path. fermat_batch and rsa_crt always use
+    /// random fixed values; the leaky control keeps exponent 0.
+    #[arg(long, value_enum, default_value_t = Fixed::Special)]
+    fixed: Fixed,
 }
 
 /// Runs `t` and returns its JSON line and whether it met its expectation (constant-time
@@ -69,6 +86,7 @@ fn report<T: Target>(t: &mut T, a: &Args, seed: u64, kernel: Kernel, expect: Exp
                 "per_class": [r.per_class.0, r.per_class.1],
                 "max_abs_t": (r.max_abs_t * 100.0).round() / 100.0,
                 "t_by_crop": r.t.iter().map(|&(p, v)| serde_json::json!([p, (v * 100.0).round() / 100.0])).collect::<Vec<_>>(),
+                "mean_diff_ticks_by_crop": r.mean_diff.iter().map(|&(p, v)| serde_json::json!([p, (v * 10.0).round() / 10.0])).collect::<Vec<_>>(),
                 "median_ticks": [r.median_ticks.0, r.median_ticks.1],
                 "resolution_ticks": r.resolution_ticks.round(),
             })
@@ -85,12 +103,19 @@ fn report<T: Target>(t: &mut T, a: &Args, seed: u64, kernel: Kernel, expect: Exp
         (true, Expect::ConstantTime) => "LEAK",
     };
     let line = serde_json::json!({
-        "op": "ct", "target": t.name(), "kernel": kernel.name(), "detail": t.detail(),
+        "op": "ct", "target": t.name(), "kernel": kernel.name(), "detail": t.detail(), "fixed": fixed_secret(a.fixed).name(),
         "measurements": a.measurements, "threshold": THRESHOLD, "crops": CROPS.to_vec(),
         "runs": runs_json, "leaky": leaky, "verdict": verdict, "ok": ok,
         "seconds": (start.elapsed().as_secs_f64() * 10.0).round() / 10.0,
     });
     (line, ok)
+}
+
+fn fixed_secret(f: Fixed) -> FixedSecret {
+    match f {
+        Fixed::Special => FixedSecret::Special,
+        Fixed::Random => FixedSecret::Random,
+    }
 }
 
 pub fn run(a: Args) -> ExitCode {
@@ -113,17 +138,21 @@ pub fn run(a: Args) -> ExitCode {
     let seed = a.seed.unwrap_or_else(|| rand_core::OsRng.next_u64());
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     let mut all_ok = true;
+    let fixed = fixed_secret(a.fixed);
     for name in &chosen {
         let s = rng.next_u64();
         let built = match name.as_str() {
-            "pow2_ct" => Pow2::new(a.bits, kernel, &mut rng).map(|mut t| report(&mut t, &a, s, kernel, Expect::ConstantTime)),
+            "pow2_ct" => Pow2::new(a.bits, kernel, fixed, &mut rng).map(|mut t| report(&mut t, &a, s, kernel, Expect::ConstantTime)),
             "fermat_batch" => Fermat::new(a.bits, kernel, &mut rng).map(|mut t| report(&mut t, &a, s, kernel, Expect::ConstantTime)),
-            "passes_ct" => ct_timing::PassesCt::new(a.bits, kernel).map(|mut t| report(&mut t, &a, s, kernel, Expect::ConstantTime)),
-            "candidate_rounds" => Candidate::new(a.bits, a.rounds).map(|mut t| report(&mut t, &a, s, kernel, Expect::ConstantTime)),
-            "rsa_crt" => RsaCrt::new(a.rsa_bits, 32, false, &mut rng).map(|mut t| report(&mut t, &a, s, kernel, Expect::ConstantTime)),
-            "passes_all_ct" => {
-                ct_timing::CandidateRounds::new(a.bits, a.rounds).map(|mut t| report(&mut t, &a, s, kernel, Expect::ConstantTime))
+            "passes_ct" => {
+                ct_timing::PassesCt::new(a.bits, kernel, fixed, &mut rng).map(|mut t| report(&mut t, &a, s, kernel, Expect::ConstantTime))
             }
+            "candidate_rounds" => {
+                Candidate::new(a.bits, a.rounds, fixed, &mut rng).map(|mut t| report(&mut t, &a, s, kernel, Expect::ConstantTime))
+            }
+            "rsa_crt" => RsaCrt::new(a.rsa_bits, 32, false, &mut rng).map(|mut t| report(&mut t, &a, s, kernel, Expect::ConstantTime)),
+            "passes_all_ct" => ct_timing::CandidateRounds::new(a.bits, a.rounds, fixed, &mut rng)
+                .map(|mut t| report(&mut t, &a, s, kernel, Expect::ConstantTime)),
             "rsa_crt_setup" => RsaCrt::new(a.rsa_bits, 32, true, &mut rng).map(|mut t| report(&mut t, &a, s, kernel, Expect::ConstantTime)),
             _ => LeakyControl::new(a.bits, kernel, &mut rng).map(|mut t| report(&mut t, &a, s, kernel, Expect::Leak)),
         };

@@ -12,13 +12,12 @@
 //! scans, comparisons OR every digit.
 
 use super::avx2_columns::{Digit, DIGIT_BITS, LANES, MAX_DIGITS};
-use super::wide::{broadcast, select_mask, to_radix, LaneTarget, WideSetup};
+use super::wide::{broadcast, radix_of_limbs, select_mask, LaneTarget, WideSetup};
 use super::Timing;
 use crate::arith::cpu::Avx2;
-use crate::arith::limbs::neg_inv_mod_word;
+use crate::arith::limbs::{neg_inv_mod_word, Limb};
 use core::arch::x86_64::*;
 use num_bigint::BigUint;
-use num_traits::One;
 
 /// One number per lane: `d[j][k]` is digit j of lane k.
 #[derive(Clone, Debug)]
@@ -70,14 +69,15 @@ impl Avx2x4 {
 
     /// Lanes holding `xs` (up to 4 values `< m`, not checked; missing lanes get 1), in
     /// Montgomery form.
-    pub(super) fn to_mont(&self, xs: &[BigUint]) -> Lanes {
+    pub(super) fn to_mont(&self, xs: &[Vec<Limb>]) -> Lanes {
         assert!(xs.len() <= LANES);
         let mut lanes = Lanes { d: vec![[0; LANES]; self.l] };
         for k in 0..LANES {
             // No reduction by m: values are < m by contract, and a num-bigint `%` would
-            // take time depending on the (secret) modulus.
-            let x = xs.get(k).cloned().unwrap_or_else(BigUint::one);
-            for (j, v) in to_radix(&x, DIGIT_BITS, self.l).into_iter().enumerate() {
+            // take time depending on the (secret) modulus. Limbs, not a `BigUint`: the
+            // conversion's time then depends on the limb count only.
+            let x = xs.get(k).map_or(&[1][..], |x| &x[..]);
+            for (j, v) in radix_of_limbs(x, DIGIT_BITS, self.l).into_iter().enumerate() {
                 lanes.d[j][k] = v;
             }
         }
@@ -189,8 +189,10 @@ impl crate::arith::modexp::Domain for &Avx2x4 {
 #[cfg(test)]
 mod tests {
     use super::super::test_support::random_odd;
+    use super::super::wide::limbs_of;
     use super::*;
     use num_bigint::RandBigInt;
+    use num_traits::One;
     use rand::SeedableRng;
 
     /// Products, both exponentiations and the comparison, lane by lane against modpow,
@@ -209,7 +211,7 @@ mod tests {
                 let ctx = Avx2x4::new(cpu, &m, Timing::ConstantTime).unwrap();
                 let xs: Vec<BigUint> = (0..LANES).map(|k| if k == 0 { &m - 1u8 } else { rng.gen_biguint_below(&m) }).collect();
                 let r = BigUint::one() << (DIGIT_BITS * ctx.l);
-                let x = ctx.to_mont(&xs);
+                let x = ctx.to_mont(&limbs_of(&xs));
                 let e_bits = bits.min(700);
                 for e in [rng.gen_biguint(e_bits), (BigUint::one() << e_bits) - 1u8] {
                     let ed = e.to_u64_digits();
@@ -224,7 +226,7 @@ mod tests {
                 for k in 0..LANES {
                     assert_eq!(sq[k], &xs[k] * &xs[k] * &r % &m, "square bits={bits} lane={k}");
                 }
-                let y = ctx.to_mont(&[BigUint::one(), &m - 1u8]);
+                let y = ctx.to_mont(&limbs_of(&[BigUint::one(), &m - 1u8]));
                 assert_eq!(ctx.eq_lanes_ct(&y, &ctx.target(&BigUint::one())), 0b1101, "missing lanes hold 1");
                 assert_eq!(ctx.eq_lanes_ct(&y, &ctx.target(&(&m - 1u8))), 0b0010);
             }

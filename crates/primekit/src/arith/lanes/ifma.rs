@@ -23,14 +23,13 @@
 //! [`Ifma8::eq_lanes_ct`] are constant time in the exponent and the lanes (prime
 //! generation's rounds on a secret candidate).
 
-use super::wide::{broadcast, select_mask, to_radix, LaneTarget, WideSetup};
+use super::wide::{broadcast, radix_of_limbs, select_mask, LaneTarget, WideSetup};
 use super::Timing;
 use crate::arith::cpu::Avx512Ifma;
-use crate::arith::limbs::neg_inv_mod_2_52;
+use crate::arith::limbs::{neg_inv_mod_2_52, Limb};
 use crate::arith::radix::MASK52;
 use core::arch::x86_64::*;
 use num_bigint::BigUint;
-use num_traits::One;
 
 /// Lanes processed together.
 pub(super) const LANES: usize = 8;
@@ -87,14 +86,15 @@ impl Ifma8 {
 
     /// Lanes holding `xs` (up to 8 values `< m`, not checked; missing lanes get 1), in
     /// Montgomery form.
-    pub(super) fn to_mont(&self, xs: &[BigUint]) -> Lanes {
+    pub(super) fn to_mont(&self, xs: &[Vec<Limb>]) -> Lanes {
         assert!(xs.len() <= LANES);
         let mut lanes = Lanes { limbs: vec![[0; LANES]; self.l] };
         for k in 0..LANES {
             // No reduction by m: values are < m by contract, and a num-bigint `%` would
-            // take time depending on the (secret) modulus.
-            let x = xs.get(k).cloned().unwrap_or_else(BigUint::one);
-            for (j, v) in to_radix(&x, 52, self.l).into_iter().enumerate() {
+            // take time depending on the (secret) modulus. Limbs, not a `BigUint`: the
+            // conversion's time then depends on the limb count only.
+            let x = xs.get(k).map_or(&[1][..], |x| &x[..]);
+            for (j, v) in radix_of_limbs(x, 52, self.l).into_iter().enumerate() {
                 lanes.limbs[j][k] = v;
             }
         }
@@ -170,7 +170,7 @@ impl Ifma8 {
     #[cfg(test)]
     fn one_and_minus_one(&self) -> (BigUint, BigUint) {
         let m = self.setup.modulus();
-        let r = (BigUint::one() << (52 * self.l)) % &m;
+        let r = (BigUint::from(1u8) << (52 * self.l)) % &m;
         let mr = (&m - &r) % &m;
         (r, mr)
     }
@@ -307,8 +307,10 @@ unsafe fn amm(out: &mut [[u64; LANES]], a: &[[u64; LANES]], b: &[[u64; LANES]], 
 #[cfg(test)]
 mod tests {
     use super::super::test_support::random_odd;
+    use super::super::wide::limbs_of;
     use super::*;
     use num_bigint::RandBigInt;
+    use num_traits::One;
     use rand::SeedableRng;
 
     #[test]
@@ -322,7 +324,7 @@ mod tests {
             // Exponent lengths not a multiple of the window, and all ones.
             for e in [rng.gen_biguint(bits - 3), (BigUint::one() << (bits - 1)) - 1u8] {
                 let exp_bits = bits as usize;
-                let got = ctx.lanes_reduced(&ctx.pow_ct(&ctx.to_mont(&xs), &e.to_u64_digits(), exp_bits));
+                let got = ctx.lanes_reduced(&ctx.pow_ct(&ctx.to_mont(&limbs_of(&xs)), &e.to_u64_digits(), exp_bits));
                 let r = BigUint::one() << (52 * ctx.l);
                 for k in 0..LANES {
                     assert_eq!(got[k], xs[k].modpow(&e, &m) * &r % &m, "bits={bits} lane={k}");
@@ -330,7 +332,7 @@ mod tests {
             }
             // Lane comparison: lanes equal to 1 (in Montgomery form) or not.
             let (one, minus_one) = ctx.one_and_minus_one();
-            let x = ctx.to_mont(&[BigUint::one(), &m - 1u8, BigUint::from(2u8)]);
+            let x = ctx.to_mont(&limbs_of(&[BigUint::one(), &m - 1u8, BigUint::from(2u8)]));
             assert_eq!(ctx.eq_lanes_ct(&x, &ctx.lane_target(&one)), 0b1111_1001, "missing lanes hold 1");
             assert_eq!(ctx.eq_lanes_ct(&x, &ctx.lane_target(&minus_one)), 0b10);
         }
@@ -348,7 +350,7 @@ mod tests {
             let ctx = Ifma8::new(cpu, &m, Timing::ConstantTime).unwrap();
             let xs: Vec<BigUint> = (0..LANES).map(|k| if k == 0 { &m - 1u8 } else { rng.gen_biguint_below(&m) }).collect();
             let e = rng.gen_biguint(bits.min(1100));
-            let got = ctx.lanes_reduced(&ctx.pow_vartime(&ctx.to_mont(&xs), &e.to_u64_digits()));
+            let got = ctx.lanes_reduced(&ctx.pow_vartime(&ctx.to_mont(&limbs_of(&xs)), &e.to_u64_digits()));
             let r = BigUint::one() << (52 * ctx.l);
             for k in 0..LANES {
                 let want = xs[k].modpow(&e, &m) * &r % &m;

@@ -228,9 +228,9 @@ impl SharedModulus {
         let imp = match &self.imp {
             Shared::Single(s) => Values::Single(s.load(&xs[0])),
             #[cfg(target_arch = "x86_64")]
-            Shared::Ifma(b) => Values::Ifma(b.to_mont(&xs.iter().map(|x| super::limbs::from_limbs(x)).collect::<Vec<_>>())),
+            Shared::Ifma(b) => Values::Ifma(b.to_mont(xs)),
             #[cfg(target_arch = "x86_64")]
-            Shared::Avx2(b) => Values::Avx2(b.to_mont(&xs.iter().map(|x| super::limbs::from_limbs(x)).collect::<Vec<_>>())),
+            Shared::Avx2(b) => Values::Avx2(b.to_mont(xs)),
         };
         LaneValues { imp }
     }

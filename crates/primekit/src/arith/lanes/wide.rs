@@ -13,10 +13,17 @@ pub(super) fn to_radix(x: &BigUint, w: usize, l: usize) -> Vec<u64> {
     radix_of_limbs(&to_limbs(x, (w * l).div_ceil(64)).expect("x < 2^(w l)"), w, l)
 }
 
-/// The l digits of radix 2^w of the little-endian limbs `x` (`x < 2^(w l)`). Time depends
-/// on l only.
-fn radix_of_limbs(x: &[Limb], w: usize, l: usize) -> Vec<u64> {
+/// The l digits of radix 2^w of the little-endian limbs `x` (`x < 2^(w l)`; any limb
+/// count, missing limbs read as zero). Time depends on l and the limb count only, so it
+/// takes secret values (a `BigUint` would trim their zero top limbs first).
+pub(super) fn radix_of_limbs(x: &[Limb], w: usize, l: usize) -> Vec<u64> {
     (0..l).map(|j| digit(x, w, j)).collect()
+}
+
+/// The limbs of each of `xs` (test values to load into lanes).
+#[cfg(test)]
+pub(super) fn limbs_of(xs: &[BigUint]) -> Vec<Vec<Limb>> {
+    xs.iter().map(BigUint::to_u64_digits).collect()
 }
 
 /// `x < 2^(w l)` in every one of `N` lanes: l rows of radix-2^w digits.
