@@ -54,6 +54,8 @@ pub struct MontContext {
     cpu: Tokens,
     /// How the set-up ran (constant time, or num-bigint's for a public modulus); the
     /// lane batches built on the context ([`super::lanes::SharedModulus::widest`]) follow.
+    /// (Only the x86_64 lane batches read it.)
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     setup: Timing,
     /// IFMA-domain constants when the kernel is `Ifma` and the modulus has more than
     /// `SCALAR_LIMBS_UNDER_IFMA` limbs and fits the domain.
@@ -167,6 +169,7 @@ impl MontContext {
     }
 
     /// How the set-up ran ([`Timing::Vartime`]: num-bigint's, for a public modulus).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) fn setup_timing(&self) -> Timing {
         self.setup
     }

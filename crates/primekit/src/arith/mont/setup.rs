@@ -118,7 +118,9 @@ pub(crate) fn pow2_mod_timed(m: &[Limb], e: usize, timing: Timing, adx: Option<B
 /// `v * 2^e mod m` for any n-limb `v` (not necessarily `< m`), given `c = 2^(e + 64n)
 /// mod m` (from [`pow2_mod`]): one Montgomery product, `v c R^{-1}`. The portable
 /// product's bound holds for `v < R` and `c < m` (v c < R m, so the result before its
-/// final subtraction is `< 2m`). Output `< m`. Constant time.
+/// final subtraction is `< 2m`). Output `< m`. Constant time. (Used by the x86_64 lane
+/// batches only.)
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) fn mul_pow2_mod(v: &[Limb], c: &[Limb], m: &[Limb]) -> Vec<Limb> {
     let n = m.len();
     let mut out = vec![0; n];
