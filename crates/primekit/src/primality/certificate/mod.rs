@@ -140,6 +140,12 @@ impl Certificate {
     pub fn new(prime: BigUint, steps: Vec<Step>) -> Self {
         Certificate { prime, steps }
     }
+
+    /// The index of the first step after `after` proving `n` (the exports follow a
+    /// chain through it).
+    pub(crate) fn prover_after(&self, after: usize, n: &BigUint) -> Option<usize> {
+        self.steps.iter().enumerate().skip(after + 1).find(|(_, s)| s.n() == n).map(|(j, _)| j)
+    }
 }
 
 /// Why a certificate is rejected.

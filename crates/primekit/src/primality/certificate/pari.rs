@@ -132,11 +132,6 @@ pub fn to_pari(c: &Certificate) -> Result<String, PariExportError> {
     }
 }
 
-/// The index of the first step after `after` proving `n`.
-fn prover_after(c: &Certificate, after: usize, n: &BigUint) -> Option<usize> {
-    c.steps.iter().enumerate().skip(after + 1).find(|(_, s)| s.n() == n).map(|(j, _)| j)
-}
-
 fn ecpp_to_pari(c: &Certificate) -> Result<String, PariExportError> {
     let mut out = String::from("[");
     let mut i = 0;
@@ -167,7 +162,7 @@ fn ecpp_to_pari(c: &Certificate) -> Result<String, PariExportError> {
         if s.q.bits() <= 64 {
             break;
         }
-        i = prover_after(c, i, &s.q).ok_or_else(|| inconsistent("q >= 2^64 is proved by no later step"))?;
+        i = c.prover_after(i, &s.q).ok_or_else(|| inconsistent("q >= 2^64 is proved by no later step"))?;
     }
     out.push(']');
     Ok(out)
@@ -200,7 +195,7 @@ fn pocklington_to_pari(c: &Certificate, i: usize, depth: usize, out: &mut String
         if q.bits() <= 64 {
             let _ = write!(out, "{q}");
         } else {
-            let k = prover_after(c, i, q).ok_or_else(|| PariExportError::Inconsistent {
+            let k = c.prover_after(i, q).ok_or_else(|| PariExportError::Inconsistent {
                 step: i,
                 reason: format!("factor {q} >= 2^64 is proved by no later step"),
             })?;
