@@ -86,6 +86,16 @@ impl Avx2x4 {
         out
     }
 
+    /// The first `count` lanes in ordinary form, reduced, as limbs of m's length (a
+    /// Montgomery product by 1, then [`WideSetup::reduced_limbs_vartime`]). Variable time.
+    pub(super) fn store_vartime(&self, x: &Lanes, count: usize) -> Vec<Vec<Limb>> {
+        let mut one = vec![[0; LANES]; self.l];
+        one[0] = [1; LANES];
+        let mut out = vec![[0; LANES]; self.l];
+        self.product::<false>(&mut out, &x.d, &one);
+        self.setup.reduced_limbs_vartime(&out, count)
+    }
+
     /// Lane-wise Montgomery square (values < 2m in, < 2m out). Constant time.
     pub(super) fn sqr(&self, a: &Lanes) -> Lanes {
         let mut out = Lanes { d: vec![[0; LANES]; self.l] };

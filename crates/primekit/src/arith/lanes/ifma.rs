@@ -101,6 +101,14 @@ impl Ifma8 {
         self.mul(&lanes, &self.r2)
     }
 
+    /// The first `count` lanes in ordinary form, reduced, as limbs of m's length (a
+    /// Montgomery product by 1, then [`WideSetup::reduced_limbs_vartime`]). Variable time.
+    pub(super) fn store_vartime(&self, x: &Lanes, count: usize) -> Vec<Vec<Limb>> {
+        let mut one = Lanes { limbs: vec![[0; LANES]; self.l] };
+        one.limbs[0] = [1; LANES];
+        self.setup.reduced_limbs_vartime(&self.mul(x, &one).limbs, count)
+    }
+
     /// Lane-wise Montgomery square (values < 2m in, < 2m out).
     pub(super) fn sqr(&self, a: &Lanes) -> Lanes {
         let mut out = Lanes { limbs: vec![[0; LANES]; self.l] };

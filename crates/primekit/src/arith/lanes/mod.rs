@@ -235,6 +235,20 @@ impl SharedModulus {
         LaneValues { imp }
     }
 
+    /// The first `count` lanes' values in ordinary form, reduced mod m, as limbs of m's
+    /// length. Variable time: for public values only.
+    pub fn store_vartime(&self, x: &LaneValues, count: usize) -> Vec<Vec<Limb>> {
+        match (&self.imp, &x.imp) {
+            (Shared::Single(s), Values::Single(v)) => vec![s.store(v); count.min(1)],
+            #[cfg(target_arch = "x86_64")]
+            (Shared::Ifma(b), Values::Ifma(v)) => b.store_vartime(v, count),
+            #[cfg(target_arch = "x86_64")]
+            (Shared::Avx2(b), Values::Avx2(v)) => b.store_vartime(v, count),
+            #[allow(unreachable_patterns)]
+            _ => panic!("lane values from another batch"),
+        }
+    }
+
     /// Lane-wise `x^e`, by a sliding window: variable time in the public exponent.
     pub fn pow_vartime(&self, x: &LaneValues, e: &[Limb]) -> LaneValues {
         lanewise!(self, x, |b, v| b.pow_vartime(v, e))

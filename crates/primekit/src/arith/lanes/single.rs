@@ -38,6 +38,11 @@ impl Single {
         pow_ct(&self.ctx, x, e, exp_bits)
     }
 
+    /// Ordinary form of `x` (this backend's values are fully reduced).
+    pub(super) fn store(&self, x: &[Limb]) -> Vec<Limb> {
+        self.ctx.from_mont(x, &mut self.ctx.scratch())
+    }
+
     pub(super) fn sqr(&self, x: &[Limb]) -> Vec<Limb> {
         let mut out = vec![0; x.len()];
         self.ctx.sqr(&mut out, x, &mut self.ctx.scratch());

@@ -32,6 +32,10 @@ fn shared_modulus_matches_modpow_on_every_kernel() {
                         Timing::ConstantTime => batch.pow_ct(&x, &el, n * 64),
                     };
                     let y2 = batch.sqr(&y);
+                    // Stored back to ordinary limbs: the loaded values, then the powers.
+                    assert_eq!(batch.store_vartime(&x, count), limbs, "{kernel} {timing:?} bits {bits} store of load");
+                    let want: Vec<Vec<Limb>> = xs.iter().map(|xk| to_limbs(&xk.modpow(&e, &m), n).unwrap()).collect();
+                    assert_eq!(batch.store_vartime(&y, count), want, "{kernel} {timing:?} bits {bits} store of powers");
                     for (k, xk) in xs.iter().enumerate() {
                         let want = xk.modpow(&e, &m);
                         let mask = batch.eq_ct(&y, &batch.target(&want));

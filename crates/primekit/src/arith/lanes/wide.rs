@@ -69,6 +69,39 @@ impl WideSetup {
         LaneTarget { t: radix_of_limbs(&t, self.w, self.l), tm: radix_of_limbs(&tm, self.w, self.l) }
     }
 
+    /// The first `count` lanes of `x` (digit j of lane k in `x[j][k]`, each lane's value
+    /// < 2m) reduced mod m, in ordinary binary as limbs of m's length. Variable time: for
+    /// public values (the backends' `store_vartime`, after their product by 1 left the
+    /// Montgomery form).
+    pub(super) fn reduced_limbs_vartime<const N: usize>(&self, x: &[[u64; N]], count: usize) -> Vec<Vec<Limb>> {
+        let n = self.m.len();
+        (0..count.min(N))
+            .map(|k| {
+                // One limb more than m: a value < 2m may carry out of m's top limb.
+                let mut v = vec![0; n + 1];
+                for (j, row) in x.iter().enumerate() {
+                    // Digits above 2m's length are zero (l may be rounded up).
+                    let (i, s) = (j * self.w / 64, j * self.w % 64);
+                    if let Some(limb) = v.get_mut(i) {
+                        *limb |= row[k] << s;
+                    }
+                    if s + self.w > 64 {
+                        if let Some(limb) = v.get_mut(i + 1) {
+                            *limb |= row[k] >> (64 - s);
+                        }
+                    }
+                }
+                let mut m = self.m.clone();
+                m.push(0);
+                if !crate::arith::limbs::lt_vartime(&v, &m) {
+                    crate::arith::limbs::sub_assign(&mut v, &m);
+                }
+                v.truncate(n);
+                v
+            })
+            .collect()
+    }
+
     /// The modulus m.
     #[cfg(test)]
     pub(super) fn modulus(&self) -> BigUint {

@@ -5,13 +5,14 @@
 //! that fails returns gcd(x, N), which callers treat as a factor (or as a degenerate
 //! computation). Everything here is public data: variable time throughout.
 
+use crate::arith::lanes::{SharedModulus, Timing};
 use crate::arith::limbs::{add_mod_vartime, from_limbs, sub_mod_vartime, to_limbs, Limb};
 use crate::arith::modexp::pow_vartime;
 use crate::arith::MontContext;
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 
 /// An element of Z/NZ in Montgomery form (exactly `len()` limbs, reduced).
 pub(super) type El = Vec<Limb>;
@@ -28,6 +29,8 @@ pub(super) struct Ring {
     t: RefCell<Vec<Limb>>,
     /// Scratch of the unreduced products ([`Ring::mul_acc`]).
     acc_t: RefCell<Vec<Limb>>,
+    /// The widest shared-modulus lanes, built on first use by [`Ring::pow_many`].
+    lanes: OnceCell<SharedModulus>,
 }
 
 impl Ring {
@@ -35,7 +38,7 @@ impl Ring {
         let ctx = MontContext::new_vartime(n).ok()?;
         let t = RefCell::new(ctx.scratch());
         let acc_t = RefCell::new(vec![0; ctx.acc_scratch_len()]);
-        Some(Ring { zero: vec![0; ctx.len()], ctx, n: n.clone(), t, acc_t })
+        Some(Ring { zero: vec![0; ctx.len()], ctx, n: n.clone(), t, acc_t, lanes: OnceCell::new() })
     }
 
     pub(super) fn modulus(&self) -> &BigUint {
@@ -201,6 +204,37 @@ impl Ring {
         pow_vartime(&self.ctx, a, &e.to_u64_digits())
     }
 
+    /// How many exponentiations [`Ring::pow_many`] runs at once (1 on kernels without
+    /// wide lanes, or where they do not pay for a full batch).
+    pub(super) fn pow_lanes(&self) -> usize {
+        if SharedModulus::wide_pays(&self.ctx, 8, Timing::Vartime) {
+            self.lanes.get_or_init(|| SharedModulus::widest(&self.ctx)).lanes()
+        } else {
+            1
+        }
+    }
+
+    /// `a^e` for each of `bases`, in order: [`Ring::pow_lanes`] bases per exponentiation
+    /// of the shared-modulus lanes (`arith::lanes::SharedModulus`), one at a time where a
+    /// batch does not pay for the count.
+    pub(super) fn pow_many(&self, bases: &[El], e: &BigUint) -> Vec<El> {
+        let lanes = self.pow_lanes();
+        if lanes == 1 || !SharedModulus::wide_pays(&self.ctx, bases.len(), Timing::Vartime) {
+            return bases.iter().map(|a| self.pow(a, e)).collect();
+        }
+        let batch = self.lanes.get().expect("set by pow_lanes");
+        let e = e.to_u64_digits();
+        let mut out = Vec::with_capacity(bases.len());
+        for chunk in bases.chunks(lanes) {
+            let plain: Vec<Vec<Limb>> = chunk.iter().map(|a| self.ctx.from_mont(a, &mut self.t.borrow_mut())).collect();
+            let y = batch.pow_vartime(&batch.load(&plain), &e);
+            for v in batch.store_vartime(&y, chunk.len()) {
+                out.push(self.ctx.to_mont(&v, &mut self.t.borrow_mut()));
+            }
+        }
+        out
+    }
+
     /// `a^-1`, or `Err(g)` with g = gcd(a, N) > 1 when a is not invertible.
     pub(super) fn inv(&self, a: &El) -> Result<El, BigUint> {
         let x = self.to_big(a);
@@ -228,6 +262,20 @@ pub(super) fn inverse(x: &BigUint, n: &BigUint) -> Option<BigUint> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Batched powers equal single ones, for full and partial batches, at a size where
+    /// the lanes pay on kernels that have them.
+    #[test]
+    fn pow_many_matches_pow() {
+        let n = (BigUint::from(1u8) << 1279) - 1u8;
+        let r = Ring::new(&n).unwrap();
+        let e = (&n - 1u8) >> 1;
+        for count in [1, 2, 5, 8, 11] {
+            let bases: Vec<El> = (0..count).map(|i| r.small(3 + 7 * i)).collect();
+            let want: Vec<El> = bases.iter().map(|a| r.pow(a, &e)).collect();
+            assert_eq!(r.pow_many(&bases, &e), want, "count {count}");
+        }
+    }
 
     #[test]
     fn ring_matches_biguint() {

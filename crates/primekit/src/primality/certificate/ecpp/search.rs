@@ -48,6 +48,11 @@ pub(super) fn entries() -> usize {
     3 * *PASS
 }
 
+/// Entries ahead of the current one whose roots a batch of square roots may compute:
+/// a batch costs about the same however full, and entries this far ahead are rarely
+/// reached.
+const LOOKAHEAD: usize = 64;
+
 /// Pollard rho iterations the third pass spends on one order's cofactor.
 const RHO_BUDGET: u64 = 1 << 16;
 
@@ -212,6 +217,31 @@ impl Level {
         Some(Level { n: n.clone(), sq, ecpp_only, count: trial_primes(n.bits()), residues: [None, None], scratch: Vec::new() })
     }
 
+    /// The prime discriminants whose roots the entries from `entry` on will ask for, not
+    /// computed yet, up to as many as one batch of exponentiations holds
+    /// ([`Sqrt::lanes`]; `entry`'s own first): those of entries whose prime
+    /// discriminants are all squares mod N, among the next [`LOOKAHEAD`] entries.
+    fn upcoming_roots(&self, entry: usize) -> Vec<i64> {
+        let lanes = self.sq.lanes();
+        let mut wanted = Vec::new();
+        for later in entry..(entry + LOOKAHEAD).min(entries()) {
+            let Some(i) = table_index(later, self.n.bits()) else { continue };
+            let discs = &table()[i].prime_discs;
+            if discs.iter().all(|&p| self.sq.legendre(p) == 1) {
+                for &p in discs {
+                    if self.sq.uncached(p) && !wanted.contains(&p) {
+                        wanted.push(p);
+                    }
+                }
+            }
+            if wanted.len() >= lanes {
+                break;
+            }
+        }
+        wanted.truncate(lanes.max(1));
+        wanted
+    }
+
     /// The first acceptable candidate of entry `entry`, from order index `first` on.
     pub(super) fn try_entry(&mut self, entry: usize, first: usize) -> Option<Candidate> {
         let n = self.n.clone();
@@ -234,6 +264,10 @@ impl Level {
             return None;
         }
         let e = &table()[table_index(entry, n.bits()).expect("not N - 1")];
+        if e.prime_discs.iter().all(|&p| self.sq.legendre(p) == 1) && e.prime_discs.iter().any(|&p| self.sq.uncached(p)) {
+            let wanted = self.upcoming_roots(entry);
+            self.sq.sqrt_small_many(&wanted);
+        }
         let r = self.sq.sqrt_disc(&e.prime_discs)?;
         let (t, s) = cornacchia(&n, e.d, &self.sq.ring().to_big(&r))?;
         let rs = self.residues[second as usize].get_or_insert_with(|| OrderResidues::new(&n, count));

@@ -24,6 +24,7 @@ pub(super) struct Sqrt {
     z: i64,
     zq: std::cell::OnceCell<El>,
     cache: HashMap<i64, Option<El>>,
+    symbols: std::cell::RefCell<HashMap<i64, i32>>,
 }
 
 impl Sqrt {
@@ -36,22 +37,37 @@ impl Sqrt {
         let s = n1.trailing_zeros()? as u32;
         let q = &n1 >> s;
         let z = (2i64..100_000).find(|&z| jacobi_small(z, &n_limbs) == -1)?;
-        Some(Sqrt { ring, n_limbs, s, q_half: q >> 1, z, zq: std::cell::OnceCell::new(), cache: HashMap::new() })
+        Some(Sqrt {
+            ring,
+            n_limbs,
+            s,
+            q_half: q >> 1,
+            z,
+            zq: std::cell::OnceCell::new(),
+            cache: HashMap::new(),
+            symbols: Default::default(),
+        })
     }
 
-    /// The Legendre (Jacobi) symbol (a / N) of a small integer.
+    /// The Legendre (Jacobi) symbol (a / N) of a small integer (cached: the search asks
+    /// for the same few prime discriminants many times).
     pub(super) fn legendre(&self, a: i64) -> i32 {
-        jacobi_small(a, &self.n_limbs)
+        *self.symbols.borrow_mut().entry(a).or_insert_with(|| jacobi_small(a, &self.n_limbs))
     }
 
     /// A square root of `a`, or `None` (a is a non-residue, or N is composite).
     pub(super) fn sqrt(&self, a: &El) -> Option<El> {
+        let w = self.ring.pow(a, &self.q_half);
+        self.sqrt_from(a, w)
+    }
+
+    /// [`Sqrt::sqrt`] given w = a^((q-1)/2), the one exponentiation it needs.
+    fn sqrt_from(&self, a: &El, w: El) -> Option<El> {
         let f = &self.ring;
         if f.is_zero(a) {
             return Some(f.zero());
         }
-        // w = a^((q-1)/2): x = a w = a^((q+1)/2), b = x w = a^q.
-        let w = f.pow(a, &self.q_half);
+        // x = a w = a^((q+1)/2), b = x w = a^q.
         let mut x = f.mul(a, &w);
         let mut b = f.mul(&x, &w);
         // g = z^q, set on the loop's first pass (r = s).
@@ -84,6 +100,54 @@ impl Sqrt {
             r = m;
         }
         (f.sqr(&x) == *a).then_some(x)
+    }
+
+    /// Computes and caches the roots of those of the small integers `smalls` not cached
+    /// yet, [`Ring::pow_lanes`] exponentiations at once (with z^q when a root may need
+    /// it): the search asks for the roots its next discriminants need together.
+    pub(super) fn sqrt_small_many(&mut self, smalls: &[i64]) {
+        let mut todo: Vec<i64> = Vec::new();
+        for &a in smalls {
+            if self.cache.contains_key(&a) || todo.contains(&a) {
+                continue;
+            }
+            if self.legendre(a) == 1 {
+                todo.push(a);
+            } else {
+                self.cache.insert(a, None);
+            }
+        }
+        if todo.is_empty() {
+            return;
+        }
+        let f = &self.ring;
+        let mut bases: Vec<El> = todo.iter().map(|&a| f.small(a)).collect();
+        // z^q = (z^((q-1)/2))^2 z, for N = 1 mod 4 (s > 1) only.
+        let with_z = self.s > 1 && self.zq.get().is_none();
+        if with_z {
+            bases.push(f.small(self.z));
+        }
+        let mut ws = f.pow_many(&bases, &self.q_half);
+        if with_z {
+            let (wz, z) = (ws.pop().expect("z's power"), bases.pop().expect("z"));
+            let zq = f.mul(&f.sqr(&wz), &z);
+            self.zq.get_or_init(|| zq);
+        }
+        for ((a, base), w) in todo.into_iter().zip(&bases).zip(ws) {
+            let r = self.sqrt_from(base, w);
+            self.cache.insert(a, r);
+        }
+    }
+
+    /// Whether the root of the small integer `a` is still to be computed (a residue whose
+    /// root is not cached).
+    pub(super) fn uncached(&self, a: i64) -> bool {
+        !self.cache.contains_key(&a) && self.legendre(a) == 1
+    }
+
+    /// How many roots [`Sqrt::sqrt_small_many`] computes for the price of about one.
+    pub(super) fn lanes(&self) -> usize {
+        self.ring.pow_lanes()
     }
 
     /// A square root of the small integer `a` (cached).
@@ -156,6 +220,18 @@ mod tests {
             // D = -4 * 5 * ... through the prime discriminants: -20 = -4 * 5.
             if let Some(r) = s.sqrt_disc(&[-4, 5]) {
                 assert_eq!(f.sqr(&r), f.small(-20));
+            }
+        }
+        // Roots computed together (in the lanes where the kernel has them, with z^q from
+        // the same batch) equal roots computed one at a time, residues and non-residues.
+        for n in [(BigUint::from(1u8) << 255) - 19u8, (BigUint::from(1u8) << 521) - 1u8, BigUint::from(3u64 * (1 << 30) + 1)] {
+            let smalls: Vec<i64> = vec![-4, 8, -8, -3, 5, -7, -11, 13, 17, -19, -23, 29, 37, -43];
+            let mut batched = Sqrt::new(Ring::new(&n).unwrap()).unwrap();
+            batched.sqrt_small_many(&smalls);
+            let mut one = Sqrt::new(Ring::new(&n).unwrap()).unwrap();
+            for &a in &smalls {
+                assert!(!batched.uncached(a), "n = {n}, a = {a}");
+                assert_eq!(batched.cached_root(a), one.sqrt_small(a).as_ref(), "n = {n}, a = {a}");
             }
         }
         // A non-residue has no root: 3 mod 7 (7 = 3 mod 4), and mod a composite the
