@@ -6,6 +6,7 @@
 //! - [`mont`]: one Montgomery context per modulus, with private backends
 //!   (`portable`, `adx`, `ifma`) behind the [`Kernel`] switch, and single-word Montgomery;
 //! - [`modexp`], [`pow2`], [`lucas_v`]: exponentiations and the Lucas V ladder on a context;
+//! - `inverse`: modular inversion of public values (a binary GCD on limbs);
 //! - [`lanes`]: batches of exponentiations (one modulus and several bases, or several
 //!   moduli), the backend-neutral type the primality tests and generators use;
 //! - [`residues`]: one number modulo many small moduli (the sieve's start residues);
@@ -21,6 +22,7 @@
 pub(crate) mod carry;
 pub mod cpu;
 pub mod cycles;
+pub(crate) mod inverse;
 pub mod lanes;
 pub mod limbs;
 pub mod lucas_v;

@@ -5,13 +5,13 @@
 //! that fails returns gcd(x, N), which callers treat as a factor (or as a degenerate
 //! computation). Everything here is public data: variable time throughout.
 
+use crate::arith::inverse::inv_mod_vartime;
 use crate::arith::lanes::{SharedModulus, Timing};
 use crate::arith::limbs::{add_mod_vartime, from_limbs, sub_mod_vartime, to_limbs, Limb};
 use crate::arith::modexp::pow_vartime;
 use crate::arith::MontContext;
-use num_bigint::{BigInt, BigUint};
-use num_integer::Integer;
-use num_traits::{One, Signed, Zero};
+use num_bigint::BigUint;
+use num_traits::Zero;
 use std::cell::{OnceCell, RefCell};
 
 /// An element of Z/NZ in Montgomery form (exactly `len()` limbs, reduced).
@@ -237,31 +237,23 @@ impl Ring {
 
     /// `a^-1`, or `Err(g)` with g = gcd(a, N) > 1 when a is not invertible.
     pub(super) fn inv(&self, a: &El) -> Result<El, BigUint> {
-        let x = self.to_big(a);
-        match inverse(&x, &self.n) {
-            Some(i) => Ok(self.elem(&i)),
-            None => Err(x.gcd(&self.n)),
+        // a = x R (R = 2^(64 len), prime to N): (x R)^-1 R^2 = x^-1 R, and
+        // gcd(x R, N) = gcd(x, N).
+        match inv_mod_vartime(a, self.ctx.modulus()) {
+            Ok(i) => {
+                let mut t = self.t.borrow_mut();
+                let i_r = self.ctx.to_mont(&i, &mut t);
+                Ok(self.ctx.to_mont(&i_r, &mut t))
+            }
+            Err(g) => Err(from_limbs(&g)),
         }
     }
-}
-
-/// `x^-1 mod n` when gcd(x, n) = 1 (extended Euclid).
-pub(super) fn inverse(x: &BigUint, n: &BigUint) -> Option<BigUint> {
-    let e = BigInt::from(x.clone()).extended_gcd(&BigInt::from(n.clone()));
-    if !e.gcd.is_one() {
-        return None;
-    }
-    let n = BigInt::from(n.clone());
-    let mut u = e.x % &n;
-    if u.is_negative() {
-        u += &n;
-    }
-    u.to_biguint()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use num_traits::One;
 
     /// Batched powers equal single ones, for full and partial batches, at a size where
     /// the lanes pay on kernels that have them.
