@@ -70,10 +70,11 @@ fn down_run(
     o: &ProveOptions,
 ) -> Result<(), ProveError> {
     loop {
-        // Below the top, a level searches the table's main part only (going back a level
-        // is cheaper than the reserve and the later passes) until half the backtracking
-        // budget is spent; the top level, with nowhere to go back to, searches all.
-        let end = if levels.is_empty() || *backtracks >= MAX_BACKTRACKS / 2 { entries() } else { *search::MAIN };
+        // Below the top, a level searches the table's main part only (its descent pass,
+        // then the rest of its first pass; going back a level is cheaper than the reserve
+        // and the later passes) until half the backtracking budget is spent; the top
+        // level, with nowhere to go back to, searches all.
+        let end = if levels.is_empty() || *backtracks >= MAX_BACKTRACKS / 2 { entries() } else { search::lower_level_end() };
         match search_level(&cur, from, end, o)? {
             Some(c) => {
                 let q = c.q.clone();

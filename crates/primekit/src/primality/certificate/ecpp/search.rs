@@ -20,11 +20,8 @@ use crate::sieve::residues::residues;
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
-/// Where a candidate comes from: entry 0 is N - 1, entry i >= 1 the table's entry i - 1;
-/// entries from [`PASS`] on are the same again in a second pass that divides the orders
-/// by all primes below 2^22 (for the rare N that the first pass leaves without any), and
-/// from 2 [`PASS`] on in a third that also splits a composite cofactor by a bounded
-/// Pollard rho ([`super::rho`]; for the rarer N the second pass leaves without any).
+/// Where a candidate comes from: an entry (a discriminant, or N - 1) of one of four
+/// passes ([`Pass`], [`locate`]) and the index of one of its orders.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct Pos {
     pub(super) entry: usize,
@@ -40,13 +37,61 @@ impl Pos {
     }
 }
 
-/// Entries of one pass: N - 1 and the table.
-pub(super) static PASS: std::sync::LazyLock<usize> = std::sync::LazyLock::new(|| table().len() + 1);
-
-/// Number of entries of all three passes.
-pub(super) fn entries() -> usize {
-    3 * *PASS
+/// The passes over the entries, in search order. Within a pass, entry 0 is N - 1 and
+/// entry i >= 1 the i-th discriminant of the table's [`search_order`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Pass {
+    /// The table's main part ([`MAIN`] entries), accepting only orders that descend at
+    /// least [`MIN_DESCENT`] bits (q at least that much shorter than N).
+    Descent,
+    /// The whole table; in its main part only the orders the descent pass skipped.
+    First,
+    /// The same again, dividing the orders by all primes below 2^22 (for the rare N that
+    /// the first pass leaves without any).
+    Second,
+    /// The same again, also splitting a composite cofactor by a bounded Pollard rho
+    /// ([`super::rho`]; for the rarer N the second pass leaves without any).
+    Third,
 }
+
+/// Entries of one full pass: N - 1 and the table.
+static PASS: std::sync::LazyLock<usize> = std::sync::LazyLock::new(|| table().len() + 1);
+
+/// Number of entries of all four passes.
+pub(super) fn entries() -> usize {
+    *MAIN + 3 * *PASS
+}
+
+/// The pass of an entry and its index within that pass (0 for N - 1).
+pub(super) fn locate(entry: usize) -> (Pass, usize) {
+    if entry < *MAIN {
+        return (Pass::Descent, entry);
+    }
+    let e = entry - *MAIN;
+    let pass = match e / *PASS {
+        0 => Pass::First,
+        1 => Pass::Second,
+        _ => Pass::Third,
+    };
+    (pass, e % *PASS)
+}
+
+/// Entries a level below the top searches (until half the backtracking budget is spent):
+/// the descent pass and the first pass's main part; beyond them, the rest of the table
+/// and the second pass cost more than going back a level.
+pub(super) fn lower_level_end() -> usize {
+    2 * *MAIN
+}
+
+/// The fewest bits a step of the descent pass must remove (q's length at most N's
+/// minus this). Fewer, longer steps: each step costs a level of search and a curve,
+/// and an order that removes more is about as likely to leave a prime cofactor.
+/// Measured (`examples/prove_speed --ecpp-only`, AMD EPYC Zen 4, IFMA, same primes)
+/// against no minimum: 60 primes of 256 bits 1.57 -> 1.41 s (steps 797 -> 549), 30 of
+/// 512 bits 2.54 -> 2.24 s, 10 of 1024 bits 5.0 -> 4.3 s (578 -> 420), 3 of 2048 bits
+/// 14.1 -> 12.9 s (340 -> 264), 2 of 3072 bits 49.5 -> 47.9 s. Larger minimums (14, 16)
+/// were far slower at 2048 bits: more levels run out of entries and go back.
+const MIN_DESCENT: u64 = 12;
 
 /// Entries ahead of the current one whose roots a batch of square roots may compute: a
 /// batch costs the same however full. Measured (ten 1024-bit and two 2048-bit primes,
@@ -58,16 +103,15 @@ const LOOKAHEAD: usize = 160;
 /// Pollard rho iterations the third pass spends on one order's cofactor.
 const RHO_BUDGET: u64 = 1 << 16;
 
-/// Entries of the first pass as many as the table has discriminants of class number at
-/// most 25: the cheapest ones in the search order (beyond them, the rest of the table and
-/// the second pass cost more than going back a level).
+/// Entries of a pass's main part (N - 1 and the table's discriminants of class number
+/// at most 25, the cheapest ones in the search order).
 pub(super) static MAIN: std::sync::LazyLock<usize> =
     std::sync::LazyLock::new(|| 1 + table().iter().position(|e| e.h > 25).unwrap_or(table().len()));
 
 /// The table index of a (non-N - 1) entry for an N of `bits` bits (each pass walks the
 /// table in [`search_order`]).
 pub(super) fn table_index(entry: usize, bits: u64) -> Option<usize> {
-    (entry % *PASS).checked_sub(1).map(|i| search_order(bits)[i] as usize)
+    locate(entry).1.checked_sub(1).map(|i| search_order(bits)[i] as usize)
 }
 
 /// An accepted order: m = (product of `small`) * q, q a probable prime (or 1 for an
@@ -247,20 +291,29 @@ impl Level {
     /// The first acceptable candidate of entry `entry`, from order index `first` on.
     pub(super) fn try_entry(&mut self, entry: usize, first: usize) -> Option<Candidate> {
         let n = self.n.clone();
-        let second = entry >= *PASS;
-        let third = entry >= 2 * *PASS;
+        let (pass, index) = locate(entry);
+        let second = pass >= Pass::Second;
+        let third = pass == Pass::Third;
         let count = if second { odd_primes_below_2_22().len() } else { self.count };
         // In the second pass, only an order with a prime factor the first pass did not
         // divide out gives a new q.
         let new_q = |small: &[(u32, u32)]| !second || small.iter().any(|&(p, _)| p > odd_primes_below_2_22()[self.count - 1]);
-        if entry.is_multiple_of(*PASS) {
+        // The descent pass takes the orders that descend far enough; the first pass, in
+        // the part the descent pass walked, only those it skipped.
+        let descends = |q: &BigUint| q.bits() + MIN_DESCENT <= n.bits();
+        let in_pass = |q: &BigUint| match pass {
+            Pass::Descent => descends(q),
+            Pass::First if index < *MAIN => !descends(q),
+            _ => true,
+        };
+        if index == 0 {
             if self.ecpp_only || first > 0 || third {
                 return None;
             }
             let m = &n - 1u8;
             let (small, q) = split_small(&m, count);
             // N - 1 = k q: Pocklington with F = N - 1 (q proved next, or smooth).
-            if q < n && new_q(&small) && (q.is_one() || probable_prime(&q)) {
+            if q < n && new_q(&small) && in_pass(&q) && (q.is_one() || probable_prime(&q)) {
                 return Some(Candidate { pos: Pos { entry, order: 0 }, m, q, small, disc_roots: Vec::new() });
             }
             return None;
@@ -278,7 +331,7 @@ impl Level {
             rs.of_order(tr, &mut self.scratch);
             let (small, rest) = split_small_given(&m, &self.scratch);
             let q = if third { split_by_rho(&rest) } else { Some(rest) };
-            let Some(q) = q.filter(|q| q < &n && (third || new_q(&small)) && large_enough(q, &n)) else { continue };
+            let Some(q) = q.filter(|q| q < &n && (third || new_q(&small)) && in_pass(q) && large_enough(q, &n)) else { continue };
             if probable_prime(&q) {
                 let sq = &self.sq;
                 let disc_roots = e.prime_discs.iter().filter_map(|&p| sq.cached_root(p).map(|r| (p, sq.ring().to_big(r)))).collect();
