@@ -3,11 +3,14 @@
 # inputs marked undefined, so any branch or memory index that depends on a secret is an
 # error. Fails unless
 #   1. `ct` mode (Montgomery mul/sqr/to_mont/from_mont on every kernel, pow_ct,
-#      MillerRabin::passes_ct; at 576 bits pow2_ct, random_base, passes_all_ct and
-#      passes_ct on the portable, ADX and AVX2 contexts) reports zero errors, and
+#      MillerRabin::new and passes_ct; at 576 and 768 bits pow2_ct, the MillerRabin
+#      set-up (from_context, its context included), random_base, passes_all_ct and
+#      passes_ct on the portable, ADX and AVX2 contexts) reports zero errors,
 #   2. the leaky control (pow_vartime on a secret exponent) reports errors, proving the
-#      check can see a leak.
-# Also prints (without failing) the known leak of s = v2(n-1) in passes_ct's loop count.
+#      check can see a leak, and
+#   3. `secret-s` mode (MillerRabin::new and passes_ct with s = v2(n-1) secret too)
+#      reports zero errors.
+# The binary goes to $CARGO_TARGET_DIR when that is set (tools/ctgrind/target otherwise).
 # Skips with exit 0 and a message if valgrind is not installed.
 set -uo pipefail
 cd "$(dirname "$0")/../tools/ctgrind"
@@ -24,7 +27,7 @@ if ! env -u CARGO_PROFILE_RELEASE_CODEGEN_UNITS -u CARGO_PROFILE_RELEASE_LTO -u 
     tail -30 /tmp/ctgrind-build.log
     exit 1
 fi
-BIN=target/release/primekit-ctgrind
+BIN="${CARGO_TARGET_DIR:-target}/release/primekit-ctgrind"
 if grep -qw adx /proc/cpuinfo && grep -qw bmi2 /proc/cpuinfo; then
     export CTGRIND_HOST_HAS_ADX=1
     if grep -qw avx2 /proc/cpuinfo; then

@@ -64,6 +64,21 @@ fn hw_vectors_out_is_written_whole_and_never_replaced_silently() {
 }
 
 #[test]
+fn bench_ct_random_class_is_chosen_by_random_class() {
+    let args = ["bench", "ct", "--measurements", "200", "--bits", "192", "--targets", "candidate_rounds", "--seed", "1"];
+    for (class, tag, note) in [(None, "odd", false), (Some("primes"), "primes", true)] {
+        let extra: Vec<&str> = class.map(|c| vec!["--random-class", c]).unwrap_or_default();
+        let out = stdout(&run(&[&args[..], &extra[..]].concat()));
+        let line: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON line");
+        assert_eq!(line["random_class"], tag, "{line}");
+        assert_eq!(line["detail"].as_str().unwrap().contains("random class: one of 1000 random primes"), note, "{line}");
+    }
+    let out = run(&["bench", "ct", "--random-class", "even"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("possible values: odd, primes"));
+}
+
+#[test]
 fn bench_ct_fixed_class_is_chosen_by_fixed() {
     let args = ["bench", "ct", "--measurements", "200", "--bits", "256", "--targets", "pow2_ct,passes_ct", "--seed", "1"];
     for (fixed, tag, note) in [(None, "special", false), (Some("special"), "special", false), (Some("random"), "random", true)] {

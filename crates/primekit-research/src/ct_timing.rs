@@ -76,6 +76,72 @@ impl FixedSecret {
     }
 }
 
+/// The random class of the candidate targets (`candidate_rounds`, `passes_all_ct`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RandomCandidates {
+    /// A fresh random odd number per call: composite almost surely, so against the
+    /// special fixed class (a prime) the classes also differ by primality.
+    #[default]
+    Odd,
+    /// One of [`PRIME_POOL`] random primes of the same size (drawn from the run's seed
+    /// before timing), picked at random per call: against a fixed prime the classes
+    /// differ only by which prime, so a difference that follows primality (every round
+    /// reaching -1) no longer separates them.
+    Primes,
+}
+
+impl RandomCandidates {
+    /// `odd` or `primes`.
+    pub fn name(self) -> &'static str {
+        match self {
+            RandomCandidates::Odd => "odd",
+            RandomCandidates::Primes => "primes",
+        }
+    }
+}
+
+/// Primes in the random class's pool with [`RandomCandidates::Primes`]: each is used
+/// about measurements / 2000 times (125 at 2.5 x 10^5 calls).
+pub const PRIME_POOL: usize = 1000;
+
+/// The random class's candidates: a fresh odd number per call, or a pool of primes.
+struct RandomClassPool {
+    kind: RandomCandidates,
+    primes: Vec<BigUint>,
+}
+
+impl RandomClassPool {
+    fn new(bits: usize, kind: RandomCandidates, rng: &mut ChaCha20Rng) -> Self {
+        let primes = match kind {
+            RandomCandidates::Odd => Vec::new(),
+            RandomCandidates::Primes => (0..PRIME_POOL)
+                .map(|_| loop {
+                    let n = random_odd(bits, rng);
+                    if primekit::is_prime(&n) {
+                        break n;
+                    }
+                })
+                .collect(),
+        };
+        RandomClassPool { kind, primes }
+    }
+
+    fn draw(&self, bits: usize, rng: &mut ChaCha20Rng) -> BigUint {
+        match self.kind {
+            RandomCandidates::Odd => random_odd(bits, rng),
+            RandomCandidates::Primes => self.primes[(rng.next_u64() % self.primes.len() as u64) as usize].clone(),
+        }
+    }
+
+    /// What `detail` adds for a random class other than random odd numbers.
+    fn note(&self) -> String {
+        match self.kind {
+            RandomCandidates::Odd => String::new(),
+            RandomCandidates::Primes => format!(", random class: one of {} random primes", self.primes.len()),
+        }
+    }
+}
+
 /// The two input classes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Class {
@@ -443,6 +509,7 @@ pub struct Candidate {
     rounds: u32,
     fixed: FixedSecret,
     fixed_n: BigUint,
+    random: RandomClassPool,
 }
 
 /// The fixed candidate of [`Candidate`] and [`CandidateRounds`].
@@ -454,9 +521,11 @@ fn fixed_candidate(bits: usize, fixed: FixedSecret, rng: &mut ChaCha20Rng) -> Re
 }
 
 impl Candidate {
-    /// `rng` is used only for [`FixedSecret::Random`] (the prime comes from the OS generator).
-    pub fn new(bits: usize, rounds: u32, fixed: FixedSecret, rng: &mut ChaCha20Rng) -> Result<Self, Error> {
-        Ok(Candidate { bits, rounds, fixed, fixed_n: fixed_candidate(bits, fixed, rng)? })
+    /// `rng` is used for [`FixedSecret::Random`] (the special prime comes from the OS
+    /// generator) and for the random class's primes ([`RandomCandidates::Primes`]).
+    pub fn new(bits: usize, rounds: u32, fixed: FixedSecret, random: RandomCandidates, rng: &mut ChaCha20Rng) -> Result<Self, Error> {
+        let fixed_n = fixed_candidate(bits, fixed, rng)?;
+        Ok(Candidate { bits, rounds, fixed, fixed_n, random: RandomClassPool::new(bits, random, rng) })
     }
 }
 
@@ -466,12 +535,14 @@ impl Target for Candidate {
         "candidate_rounds"
     }
     fn detail(&self) -> String {
-        format!("candidate of {} bits secret, {} random-base rounds", self.bits, self.rounds) + &fixed_note(self.fixed, "odd candidate")
+        format!("candidate of {} bits secret, {} random-base rounds", self.bits, self.rounds)
+            + &fixed_note(self.fixed, "odd candidate")
+            + &self.random.note()
     }
     fn prepare(&mut self, class: Class, rng: &mut ChaCha20Rng) -> (BigUint, ChaCha20Rng) {
         let n = match class {
             Class::Fixed => self.fixed_n.clone(),
-            Class::Random => random_odd(self.bits, rng),
+            Class::Random => self.random.draw(self.bits, rng),
         };
         (n, ChaCha20Rng::seed_from_u64(rng.next_u64()))
     }
@@ -495,12 +566,14 @@ pub struct CandidateRounds {
     rounds: u32,
     fixed: FixedSecret,
     fixed_n: BigUint,
+    random: RandomClassPool,
 }
 
 impl CandidateRounds {
     /// As [`Candidate::new`].
-    pub fn new(bits: usize, rounds: u32, fixed: FixedSecret, rng: &mut ChaCha20Rng) -> Result<Self, Error> {
-        Ok(CandidateRounds { bits, rounds, fixed, fixed_n: fixed_candidate(bits, fixed, rng)? })
+    pub fn new(bits: usize, rounds: u32, fixed: FixedSecret, random: RandomCandidates, rng: &mut ChaCha20Rng) -> Result<Self, Error> {
+        let fixed_n = fixed_candidate(bits, fixed, rng)?;
+        Ok(CandidateRounds { bits, rounds, fixed, fixed_n, random: RandomClassPool::new(bits, random, rng) })
     }
 }
 
@@ -512,11 +585,12 @@ impl Target for CandidateRounds {
     fn detail(&self) -> String {
         format!("candidate of {} bits secret, {} random bases, set-up untimed", self.bits, self.rounds)
             + &fixed_note(self.fixed, "odd candidate")
+            + &self.random.note()
     }
     fn prepare(&mut self, class: Class, rng: &mut ChaCha20Rng) -> (MillerRabin, Vec<Vec<Limb>>) {
         let n = match class {
             Class::Fixed => self.fixed_n.clone(),
-            Class::Random => random_odd(self.bits, rng),
+            Class::Random => self.random.draw(self.bits, rng),
         };
         let mr = MillerRabin::new(&n).expect("odd candidate of a valid size");
         let bases: Vec<Vec<Limb>> = (0..self.rounds).map(|_| mr.random_base(rng).expect("generator works")).collect();
@@ -670,6 +744,30 @@ mod tests {
         assert!(welch_t(&a, &b).0.abs() < THRESHOLD);
         let c = noise(&mut rng, 10_050);
         assert!(welch_t(&a, &c).0.abs() > THRESHOLD, "a 50-tick shift over 20,000 samples must be seen");
+    }
+
+    /// With `--random-class primes` the random class draws primes of the size from the
+    /// pool (several distinct ones, every round passing), the fixed class stays the one
+    /// prime; with `odd` it draws fresh odd numbers, composites among them.
+    #[test]
+    fn random_class_is_odd_numbers_or_pooled_primes() {
+        let mut rng = ChaCha20Rng::seed_from_u64(12);
+        let mut primes = Candidate::new(192, 5, FixedSecret::Special, RandomCandidates::Primes, &mut rng).unwrap();
+        assert!(primes.detail().ends_with("random class: one of 1000 random primes"), "{}", primes.detail());
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..40 {
+            let input = primes.prepare(Class::Random, &mut rng);
+            assert_eq!(input.0.bits(), 192);
+            assert!(primekit::is_prime(&input.0), "{}", input.0);
+            assert_eq!(primes.run(&input), 1, "a prime passes the rounds");
+            seen.insert(input.0);
+        }
+        assert!(seen.len() >= 30, "{} distinct primes of 40 draws", seen.len());
+        let fixed = primes.prepare(Class::Fixed, &mut rng).0;
+        assert!(primekit::is_prime(&fixed) && primes.prepare(Class::Fixed, &mut rng).0 == fixed);
+        let mut odd = CandidateRounds::new(192, 5, FixedSecret::Special, RandomCandidates::Odd, &mut rng).unwrap();
+        let composites = (0..40).filter(|_| !primekit::is_prime(&odd.prepare(Class::Random, &mut rng).0.modulus())).count();
+        assert!(composites >= 30, "{composites} composites of 40 random odd numbers");
     }
 
     #[test]

@@ -9,22 +9,30 @@
 //!   generation (`fermat_base_two_ct`; the 8-lane IFMA one only where the virtual CPU
 //!   has AVX-512); at 576 and 768 bits on the portable, ADX and AVX2 contexts,
 //!   `pow2_ct`, `MillerRabin::random_base`, `passes_all_ct` and `passes_ct` (the
-//!   timing tests' single-lane targets); must give zero memcheck errors.
+//!   timing tests' single-lane targets), and the `MillerRabin` set-up itself (context,
+//!   s = v2(n - 1), d, n - 1, n - 3: `MillerRabin::new` on the process kernel at 1024
+//!   bits, `from_context` on each kernel's context at 576 and 768 bits); must give zero
+//!   memcheck errors.
 //! - `leaky-control`: `modexp::pow_vartime` on a secret exponent; must give errors (shows
 //!   the check detects a leak).
-//! - `secret-s`: `passes_ct` with every bit of the candidate secret, including
-//!   s = v2(n-1); its squaring count is fixed, so this must report 0 errors.
+//! - `secret-s`: `MillerRabin::new` and `passes_ct` with every bit of the candidate
+//!   secret but its top byte and bit 0, so s = v2(n-1) too; the set-up counts trailing
+//!   zeros and shifts in constant time and the squaring count is fixed, so this must
+//!   report 0 errors.
 //!
 //! What is secret, what is not (see .ci/ctgrind.sh and README "Constant-time check"):
 //! - secret: every limb of the modulus (hence m^-1 mod 2^64, R mod m, R^2 mod m), the base
-//!   and the exponent; for `passes_ct`, every bit of n except its top byte and low byte.
+//!   and the exponent; for `MillerRabin`, every bit of n except its top byte and bit 0
+//!   (at 576 and 768 bits and in mode `secret-s`; its low byte is public too at 1024
+//!   bits in mode `ct`).
 //! - public: limb counts and bit lengths (the top byte, whose leading 1 sets the length),
-//!   the `exp_bits` argument, and in mode `ct` the low byte of n (which fixes s for our
-//!   test values).
-//! - not covered: building a `MontContext`/`MillerRabin` (its constant-time set-up is
-//!   measured by the timing tests only; the trailing-zero count of n - 1); it runs with
-//!   error reporting off on already-secret inputs, so the values it produces stay secret
-//!   for the checked code that follows.
+//!   the `exp_bits` argument, a candidate's bit 0 (candidates are odd), and at 1024 bits
+//!   in mode `ct` the low byte of n (which fixes s for our test values).
+//! - not covered: building the `MontContext`s of the Montgomery, `pow_ct` and `pow2_ct`
+//!   checks, the wide lane batches and num-bigint's representation of an argument n:
+//!   they run with error reporting off on already-secret inputs, so the values they
+//!   produce stay secret for the checked code that follows. (The contexts of the
+//!   `MillerRabin` checks are built with reporting on.)
 //!
 //! Outside valgrind the client requests do nothing and the binary only checks results.
 
@@ -124,6 +132,19 @@ fn secret_operand(v: &mut Values, limbs: usize) -> Vec<Limb> {
     a
 }
 
+/// The limbs of an odd candidate `n` of `limbs` limbs, secret except the top byte (the
+/// bit length, public) and bit 0 (oddness, public: every candidate is odd). Bit 0 is
+/// made defined by an OR with 1 after marking, so everything above it stays secret,
+/// s = v2(n - 1) included.
+fn secret_candidate(n: &BigUint, limbs: usize) -> Vec<Limb> {
+    let mut x = n.to_u64_digits();
+    assert!(x.len() == limbs && x[0] & 1 == 1, "an odd {limbs}-limb candidate");
+    secret_bytes(&x, 0, limbs * 8 - 1);
+    // black_box: the compiler knows bit 0 is set and would drop a plain `|= 1`.
+    x[0] |= std::hint::black_box(1);
+    x
+}
+
 fn check(name: &str, got: &[Limb], want: &BigUint) {
     public(got);
     assert_eq!(&from_limbs(got), want, "{name}: wrong result");
@@ -165,13 +186,17 @@ fn miller_rabin_passes_ct(all_secret: bool) -> u32 {
     let mut passes = 0;
     for c in [105u64, 107] {
         let n = (BigUint::from(1u8) << 1024u32) - c;
-        let limbs = n.to_u64_digits();
-        if all_secret {
-            secret_bytes(&limbs, 0, LIMBS * 8 - 1);
+        let limbs = if all_secret {
+            secret_candidate(&n, LIMBS)
         } else {
+            let limbs = n.to_u64_digits();
             secret_bytes(&limbs, 1, LIMBS * 8 - 1);
-        }
-        let mr = setup(|| MillerRabin::new(&from_limbs(&limbs)).expect("odd n >= 5"));
+            limbs
+        };
+        // `MillerRabin::new` (the process kernel's context, s, d) with reporting on; only
+        // the argument, num-bigint's representation of n, is made with reporting off.
+        let m = setup(|| from_limbs(&limbs));
+        let mr = MillerRabin::new(&m).expect("odd n >= 5");
         let mut base = vec![0; LIMBS];
         base[0] = 3;
         secret(&base);
@@ -258,7 +283,7 @@ fn avx2_lanes(v: &mut Values) {
         let mr = setup(|| {
             let m = from_limbs(&limbs);
             let ctx = unsafe { MontContext::with_kernel_unchecked(&m, Kernel::Avx2) }.expect("odd modulus");
-            let mr = MillerRabin::from_context(&m, ctx).expect("odd n >= 5");
+            let mr = MillerRabin::from_context(ctx).expect("odd n >= 5");
             mr.passes_all_ct(&bases); // builds the wide batch
             mr
         });
@@ -293,8 +318,8 @@ fn avx2_lanes(v: &mut Values) {
 ///   context at 768 bits, where they run in the AVX2 lanes), and `passes_ct` with base 2 (the
 ///   `passes_ct` target's fixed class) and with a random base, on a secret prime and
 ///   composite, 2^576 - 789 and 2^576 - 791 or 2^768 - 825 and 2^768 - 827 (secret
-///   except the top and low byte, as in mode `ct` at 1024 bits). The `MillerRabin` (its num-bigint s and d) is
-///   built with reporting off, as elsewhere.
+///   except the top byte and bit 0, so s too). The context and the `MillerRabin` are
+///   built with reporting on: their set-up is checked as well.
 fn single_lane(kernel: Kernel, v: &mut Values, bits: u32) {
     let l = bits as usize / 64;
     let (prime, composite) = match bits {
@@ -324,19 +349,20 @@ fn single_lane(kernel: Kernel, v: &mut Values, bits: u32) {
     let mut passes = 0;
     for c in [prime, composite] {
         let n = (BigUint::from(1u8) << bits) - c;
-        let limbs = n.to_u64_digits();
-        secret_bytes(&limbs, 1, l * 8 - 1);
+        let limbs = secret_candidate(&n, l);
+        // The set-up is checked: the context and the `MillerRabin` (s = v2(n - 1), d,
+        // n - 1 and n - 3) are built with reporting on. Only the argument (num-bigint's
+        // representation of n, the caller's) is made with reporting off.
+        let m = setup(|| from_limbs(&limbs));
         // SAFETY: as in `montgomery_and_pow_ct`.
-        let mr = setup(|| {
-            let m = from_limbs(&limbs);
-            let ctx = unsafe { MontContext::with_kernel_unchecked(&m, kernel) }.expect("odd modulus");
-            let mr = MillerRabin::from_context(&m, ctx).expect("odd n >= 5");
-            // Where five rounds run in wide lanes (the AVX2 kernel at 768 bits), the first
-            // call builds the lane batch of n: set-up, as a context's.
+        let ctx = unsafe { MontContext::with_kernel_unchecked(&m, kernel) }.expect("odd modulus");
+        let mr = MillerRabin::from_context(ctx).expect("odd n >= 5");
+        // Where five rounds run in wide lanes (the AVX2 kernel at 768 bits), the first
+        // call builds the lane batch of n: set-up not covered here (num-bigint).
+        setup(|| {
             let mut three = vec![0; l];
             three[0] = 3;
             mr.passes_all_ct(&vec![three; 5]);
-            mr
         });
         let mut two = vec![0; l];
         two[0] = 2;
@@ -426,8 +452,8 @@ fn main() {
                 "ctgrind ct: checked fermat_base_two_ct (secret 1024-bit candidates); 8-lane IFMA Fermat {}",
                 if lanes { "checked" } else { "NOT checked (no AVX-512 IFMA on this (virtual) CPU)" }
             );
-            println!("ctgrind ct: checked kernels {single:?} at 576 and 768 bits (secret modulus or n): pow2_ct (random exponent and 0), MillerRabin::random_base, passes_all_ct (5 bases), passes_ct (base 2 and a random base)");
-            println!("ctgrind ct: checked kernels {kernels:?}: MontContext::{{to_mont, mul, sqr, from_mont}}, pow_ct (512-, 1024-, 1536- and 2560-bit secret modulus, base, exponent; 8,192-bit modulus and base with a 64-bit exponent); MillerRabin::passes_ct (secret n except top and low byte, secret base)");
+            println!("ctgrind ct: checked kernels {single:?} at 576 and 768 bits (secret modulus or n): pow2_ct (random exponent and 0), MillerRabin::from_context (set-up on a secret n, its context included), random_base, passes_all_ct (5 bases), passes_ct (base 2 and a random base)");
+            println!("ctgrind ct: checked kernels {kernels:?}: MontContext::{{to_mont, mul, sqr, from_mont}}, pow_ct (512-, 1024-, 1536- and 2560-bit secret modulus, base, exponent; 8,192-bit modulus and base with a 64-bit exponent); MillerRabin::new (set-up) and passes_ct (secret n except top and low byte, secret base)");
         }
         "leaky-control" => {
             leaky_control(&mut v);
@@ -435,7 +461,7 @@ fn main() {
         }
         "secret-s" => {
             miller_rabin_passes_ct(true);
-            println!("ctgrind secret-s: ran passes_ct with s = v2(n-1) secret");
+            println!("ctgrind secret-s: ran MillerRabin::new and passes_ct with s = v2(n-1) secret");
         }
         other => {
             eprintln!("unknown mode {other}; use ct | leaky-control | secret-s");

@@ -8,7 +8,9 @@
 use super::emit;
 use clap::{Args as ClapArgs, ValueEnum};
 use primekit::hazmat::mont::Kernel;
-use primekit_research::ct_timing::{self, Candidate, Fermat, FixedSecret, LeakyControl, Outcome, Pow2, RsaCrt, Target, CROPS, THRESHOLD};
+use primekit_research::ct_timing::{
+    self, Candidate, Fermat, FixedSecret, LeakyControl, Outcome, Pow2, RandomCandidates, RsaCrt, Target, CROPS, THRESHOLD,
+};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 use std::process::ExitCode;
@@ -38,6 +40,15 @@ enum Fixed {
     Special,
     /// One random exponent, base or odd candidate of the same size, drawn from the seed.
     Random,
+}
+
+/// The random class of candidate_rounds and passes_all_ct (`--random-class`).
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum RandomClass {
+    /// A fresh random odd number per call (composite almost surely).
+    Odd,
+    /// One of 1,000 random primes of the same size (from the seed), picked per call.
+    Primes,
 }
 
 #[derive(ClapArgs)]
@@ -72,6 +83,12 @@ pub struct Args {
     /// random fixed values; the leaky control keeps exponent 0.
     #[arg(long, value_enum, default_value_t = Fixed::Special)]
     fixed: Fixed,
+    /// The random class of candidate_rounds and passes_all_ct: `odd` (a fresh random odd
+    /// number, composite almost surely) or `primes` (one of 1,000 random primes of the
+    /// same size drawn from the seed before timing): with the default fixed class, a
+    /// prime, `primes` leaves the classes without the prime/composite difference.
+    #[arg(long, value_enum, default_value_t = RandomClass::Odd)]
+    random_class: RandomClass,
 }
 
 /// Runs `t` and returns its JSON line and whether it met its expectation (constant-time
@@ -103,12 +120,19 @@ fn report<T: Target>(t: &mut T, a: &Args, seed: u64, kernel: Kernel, expect: Exp
         (true, Expect::ConstantTime) => "LEAK",
     };
     let line = serde_json::json!({
-        "op": "ct", "target": t.name(), "kernel": kernel.name(), "detail": t.detail(), "fixed": fixed_secret(a.fixed).name(),
+        "op": "ct", "target": t.name(), "kernel": kernel.name(), "detail": t.detail(), "fixed": fixed_secret(a.fixed).name(), "random_class": random_candidates(a.random_class).name(),
         "measurements": a.measurements, "threshold": THRESHOLD, "crops": CROPS.to_vec(),
         "runs": runs_json, "leaky": leaky, "verdict": verdict, "ok": ok,
         "seconds": (start.elapsed().as_secs_f64() * 10.0).round() / 10.0,
     });
     (line, ok)
+}
+
+fn random_candidates(r: RandomClass) -> RandomCandidates {
+    match r {
+        RandomClass::Odd => RandomCandidates::Odd,
+        RandomClass::Primes => RandomCandidates::Primes,
+    }
 }
 
 fn fixed_secret(f: Fixed) -> FixedSecret {
@@ -139,6 +163,7 @@ pub fn run(a: Args) -> ExitCode {
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     let mut all_ok = true;
     let fixed = fixed_secret(a.fixed);
+    let random = random_candidates(a.random_class);
     for name in &chosen {
         let s = rng.next_u64();
         let built = match name.as_str() {
@@ -148,10 +173,10 @@ pub fn run(a: Args) -> ExitCode {
                 ct_timing::PassesCt::new(a.bits, kernel, fixed, &mut rng).map(|mut t| report(&mut t, &a, s, kernel, Expect::ConstantTime))
             }
             "candidate_rounds" => {
-                Candidate::new(a.bits, a.rounds, fixed, &mut rng).map(|mut t| report(&mut t, &a, s, kernel, Expect::ConstantTime))
+                Candidate::new(a.bits, a.rounds, fixed, random, &mut rng).map(|mut t| report(&mut t, &a, s, kernel, Expect::ConstantTime))
             }
             "rsa_crt" => RsaCrt::new(a.rsa_bits, 32, false, &mut rng).map(|mut t| report(&mut t, &a, s, kernel, Expect::ConstantTime)),
-            "passes_all_ct" => ct_timing::CandidateRounds::new(a.bits, a.rounds, fixed, &mut rng)
+            "passes_all_ct" => ct_timing::CandidateRounds::new(a.bits, a.rounds, fixed, random, &mut rng)
                 .map(|mut t| report(&mut t, &a, s, kernel, Expect::ConstantTime)),
             "rsa_crt_setup" => RsaCrt::new(a.rsa_bits, 32, true, &mut rng).map(|mut t| report(&mut t, &a, s, kernel, Expect::ConstantTime)),
             _ => LeakyControl::new(a.bits, kernel, &mut rng).map(|mut t| report(&mut t, &a, s, kernel, Expect::Leak)),

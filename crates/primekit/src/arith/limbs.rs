@@ -110,8 +110,73 @@ pub fn eq_mask(a: &[Limb], b: &[Limb]) -> Limb {
     for i in 0..a.len() {
         acc |= a[i] ^ b[i];
     }
-    // acc == 0 -> all ones; otherwise 0, without a branch.
-    ((acc | acc.wrapping_neg()) >> 63).wrapping_sub(1)
+    zero_mask(acc)
+}
+
+/// All ones if `x == 0`, else 0, without a branch.
+#[inline]
+fn zero_mask(x: Limb) -> Limb {
+    ((x | x.wrapping_neg()) >> 63).wrapping_sub(1)
+}
+
+/// Number of trailing zero bits of `a`, constant time (BearSSL-style contract):
+/// - input: any limbs (the value is secret; the length is public);
+/// - output: v2(a), the exponent of 2 in a, for `a != 0`, in [0, 64 len); `64 * a.len()`
+///   for `a = 0`;
+/// - time and memory accesses depend on `a.len()` only: every limb is read and each
+///   contributes its own count masked by "all limbs below are zero", so nothing stops
+///   at the first set bit (num-bigint's `trailing_zeros` does, and so reveals v2(a)).
+pub fn trailing_zeros_ct(a: &[Limb]) -> usize {
+    let mut count: Limb = 0;
+    let mut below_all_zero: Limb = !0;
+    for &x in a {
+        // x & -x isolates the lowest set bit (0 for x = 0); one less has exactly tz(x)
+        // ones, 64 for x = 0. black_box keeps LLVM from folding the population count back
+        // into a `cttz` (a bit-scan instruction; `bsf` is undefined on 0, and its timing
+        // is the CPU's, not this code's).
+        let below_lowest = core::hint::black_box((x & x.wrapping_neg()).wrapping_sub(1));
+        count += Limb::from(below_lowest.count_ones()) & below_all_zero;
+        below_all_zero &= zero_mask(x);
+    }
+    count as usize
+}
+
+/// `x >>= s` over all of x (zeros shifted in), for a secret shift `s`, constant time
+/// (BearSSL-style contract):
+/// - input: any limbs `x` (secret value, public length n) and any `s` (secret);
+/// - output: x = floor(x / 2^s) in n limbs (0 when s >= 64 n);
+/// - time and memory accesses depend on n only: a logarithmic shifter over all limbs,
+///   one stage per bit k of s below 2^k >= 64 n (ceil(log2(64 n)) stages), each computing
+///   x >> 2^k at a public offset and keeping it or x by a mask of bit k; bits of s
+///   beyond the stages zero the result by a mask. No index or branch follows s.
+pub fn shr_ct(x: &mut [Limb], s: usize) {
+    let n = x.len();
+    let total_bits = 64 * n;
+    let mut shifted = vec![0; n];
+    let mut k = 0;
+    while (1usize << k) < total_bits {
+        let (limbs, bits) = ((1usize << k) / 64, (1usize << k) % 64);
+        for (i, out) in shifted.iter_mut().enumerate() {
+            let lo = x.get(i + limbs).copied().unwrap_or(0);
+            *out = if bits == 0 {
+                lo
+            } else {
+                let hi = x.get(i + limbs + 1).copied().unwrap_or(0);
+                (lo >> bits) | (hi << (64 - bits))
+            };
+        }
+        let take = core::hint::black_box(((s >> k) as Limb & 1).wrapping_neg());
+        for (xi, &si) in x.iter_mut().zip(&shifted) {
+            *xi = (si & take) | (*xi & !take);
+        }
+        k += 1;
+    }
+    // s >= 2^k >= 64 n: every bit is shifted out. black_box on the mask itself: LLVM
+    // otherwise unswitches the loop below into a branch on it.
+    let keep = core::hint::black_box(zero_mask((s >> k) as Limb));
+    for xi in x.iter_mut() {
+        *xi &= keep;
+    }
 }
 
 /// `a < b` as numbers of equal length; time depends on the values.
@@ -200,6 +265,66 @@ mod tests {
             assert_eq!(n0.wrapping_mul(inv_mod_word(n0)), 1);
             assert_eq!(n0.wrapping_mul(neg_inv_mod_2_52(n0)) & ((1 << 52) - 1), (1 << 52) - 1);
         }
+    }
+
+    /// Random limbs with runs of zero limbs and zero low bits, so that v2 ranges over
+    /// whole limbs: the low `zero_bits` bits cleared (up to several limbs), and the
+    /// value itself zero now and then.
+    fn sparse_low(rng: &mut impl rand::Rng, len: usize) -> Vec<Limb> {
+        let mut x: Vec<Limb> = (0..len).map(|_| rng.gen()).collect();
+        let zero_bits = match rng.gen_range(0..4) {
+            0 => rng.gen_range(0..64),
+            1 => rng.gen_range(0..=64 * len),
+            _ => rng.gen_range(0..3),
+        };
+        for b in 0..zero_bits {
+            x[b / 64] &= !(1 << (b % 64));
+        }
+        x
+    }
+
+    /// v2 against num-bigint's `trailing_zeros` (None for zero: 64 len here), on 20,000
+    /// random inputs of 1 to 40 limbs, many with long runs of low zeros.
+    #[test]
+    fn trailing_zeros_ct_matches_num_bigint() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(21);
+        let mut longest = 0;
+        for _ in 0..20_000 {
+            let len = rng.gen_range(1..=40);
+            let x = sparse_low(&mut rng, len);
+            let want = from_limbs(&x).trailing_zeros().map_or(64 * len, |t| t as usize);
+            assert_eq!(trailing_zeros_ct(&x), want, "{x:x?}");
+            longest = longest.max(want);
+        }
+        assert!(longest >= 64 * 10, "some inputs had many zero limbs: {longest}");
+        assert_eq!(trailing_zeros_ct(&[0, 0, 0]), 192);
+        assert_eq!(trailing_zeros_ct(&[0, 1 << 63]), 127);
+        assert_eq!(trailing_zeros_ct(&[1 << 5, 0]), 5);
+    }
+
+    /// x >> s against num-bigint's shift for s from 0 past 64 len, including s = v2(x)
+    /// (the odd part, as Miller-Rabin uses it) on inputs with many zero limbs.
+    #[test]
+    fn shr_ct_matches_num_bigint() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(22);
+        for _ in 0..20_000 {
+            let len = rng.gen_range(1..=40);
+            let x = sparse_low(&mut rng, len);
+            let v2 = trailing_zeros_ct(&x);
+            for s in [v2, rng.gen_range(0..64 * len), rng.gen_range(0..64 * len + 200), 64 * len - 1, 64 * len] {
+                let mut y = x.clone();
+                shr_ct(&mut y, s);
+                assert_eq!(from_limbs(&y), from_limbs(&x) >> s, "{x:x?} >> {s}");
+                if s == v2 && v2 < 64 * len {
+                    assert_eq!(y[0] & 1, 1, "the odd part is odd");
+                }
+            }
+        }
+        let mut big = vec![!0; 3];
+        shr_ct(&mut big, usize::MAX >> 1);
+        assert_eq!(big, [0, 0, 0]);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! applies only to bases chosen uniformly at random.
 
 use crate::arith::lanes::{lane_mask, LaneTarget, LaneValues, SharedModulus, Timing};
-use crate::arith::limbs::{add_assign, from_limbs, mul_into, to_limbs, Limb};
+use crate::arith::limbs::{add_assign, from_limbs, mul_into, shr_ct, sub_assign, to_limbs, trailing_zeros_ct, Limb};
 use crate::arith::modexp::pow_vartime;
 use crate::arith::pow2::pow2_vartime;
 use crate::arith::{Kernel, MontContext};
@@ -48,8 +48,11 @@ struct Lanes {
 }
 
 impl Lanes {
-    fn new(batch: SharedModulus, n: &BigUint) -> Self {
-        let (one, minus_one) = (batch.target(&BigUint::from(1u8)), batch.target(&(n - 1u8)));
+    /// The batch with its targets 1 and n - 1 (`nm1`, limbs of n's length).
+    fn new(batch: SharedModulus, nm1: &[Limb]) -> Self {
+        let mut one = vec![0; nm1.len()];
+        one[0] = 1;
+        let (one, minus_one) = (batch.target_limbs(&one), batch.target_limbs(nm1));
         Lanes { batch, one, minus_one }
     }
 
@@ -59,16 +62,34 @@ impl Lanes {
     }
 }
 
+/// n - 1 (limbs of n's length) for odd n: bit 0 cleared, no borrow.
+fn minus_one_of_odd(n: &[Limb]) -> Vec<Limb> {
+    let mut nm1 = n.to_vec();
+    nm1[0] &= !1;
+    nm1
+}
+
+/// An error unless n is odd with at least 3 bits, i.e. odd and >= 5. Reads only the bit
+/// length and bit 0, public for a secret candidate (every candidate is odd).
+fn check_odd_at_least_five(bits: u64, odd: bool) -> Result<(), Error> {
+    if bits < 3 || !odd {
+        return Err(Error::InvalidArgument("Miller-Rabin needs an odd n >= 5".into()));
+    }
+    Ok(())
+}
+
 impl MillerRabin {
-    /// Precomputation for odd `n >= 5` on the process kernel, with the context's (and
-    /// the lanes') set-up constant time in n's value ([`MontContext::new`]): for secret
-    /// candidates.
+    /// Precomputation for odd `n >= 5` on the process kernel, constant time in n's value
+    /// (for secret candidates): the context's and the lanes' set-up
+    /// ([`MontContext::new`]), and s = v2(n - 1), d = (n - 1) / 2^s, n - 1 and n - 3 on
+    /// limbs of n's limb count ([`trailing_zeros_ct`], [`shr_ct`]); time depends on that
+    /// count and n's bit length only. Checked under valgrind by `tools/ctgrind`.
     pub fn new(n: &BigUint) -> Result<Self, Error> {
         Self::with_context(n, MontContext::new)
     }
 
-    /// [`Self::new`] with num-bigint's set-up ([`MontContext::new_vartime`]), variable
-    /// time in n: for public n (is_prime, certificates).
+    /// [`Self::new`] with num-bigint's set-up of the context ([`MontContext::new_vartime`]),
+    /// variable time in n: for public n (is_prime, certificates).
     pub fn new_vartime(n: &BigUint) -> Result<Self, Error> {
         Self::with_context(n, MontContext::new_vartime)
     }
@@ -78,37 +99,37 @@ impl MillerRabin {
         Self::with_context(n, |n| MontContext::with_kernel(n, kernel))
     }
 
-    /// Precomputation for odd `n >= 5` on an existing context of n (which must be the
-    /// context of n: its modulus is checked).
-    pub fn from_context(n: &BigUint, ctx: MontContext) -> Result<Self, Error> {
-        if from_limbs(ctx.modulus()) != *n {
-            return Err(Error::InvalidArgument("the context is not that of n".into()));
-        }
-        Self::with_context(n, |_| Ok(ctx))
+    /// Precomputation for the modulus n of an existing context (odd, `n >= 5`); constant
+    /// time in n as [`Self::new`] when the context was built so.
+    pub fn from_context(ctx: MontContext) -> Result<Self, Error> {
+        let m = ctx.modulus();
+        let top = *m.last().expect("a context has limbs");
+        check_odd_at_least_five(64 * m.len() as u64 - u64::from(top.leading_zeros()), m[0] & 1 == 1)?;
+        Ok(Self::on_context(ctx))
     }
 
     fn with_context(n: &BigUint, ctx: impl FnOnce(&BigUint) -> Result<MontContext, crate::arith::ArithError>) -> Result<Self, Error> {
-        if n < &BigUint::from(5u8) || !n.bit(0) {
-            return Err(Error::InvalidArgument("Miller-Rabin needs an odd n >= 5".into()));
-        }
-        let ctx = ctx(n)?;
+        check_odd_at_least_five(n.bits(), n.bit(0))?;
+        Ok(Self::on_context(ctx(n)?))
+    }
+
+    /// The precomputation on the context of an odd n >= 5, all on limbs of n's length:
+    /// constant time in n (the helpers' contracts), whatever the context's set-up was.
+    fn on_context(ctx: MontContext) -> Self {
         let len = ctx.len();
-        let nm1 = n - 1u8;
-        let s = nm1.trailing_zeros().expect("n - 1 > 0") as usize;
-        let d = &nm1 >> s;
+        let nm1 = minus_one_of_odd(ctx.modulus());
+        // s in [1, 64 len) since n - 1 is even and non-zero; d = (n - 1) >> s is odd.
+        let s = trailing_zeros_ct(&nm1);
+        let mut d = nm1.clone();
+        shr_ct(&mut d, s);
         let mut t = ctx.scratch();
-        let minus_one = ctx.to_mont(&to_limbs(&nm1, len).expect("fits"), &mut t);
-        let nm3 = n - 3u8;
-        let single = Lanes::new(SharedModulus::single(&ctx), n);
-        Ok(MillerRabin {
-            single,
-            minus_one,
-            d: to_limbs(&d, len).expect("fits"),
-            s,
-            n_minus_3: to_limbs(&nm3, len).expect("fits"),
-            wide: OnceLock::new(),
-            ctx,
-        })
+        let minus_one = ctx.to_mont(&nm1, &mut t);
+        let mut n_minus_3 = nm1.clone();
+        let mut two = vec![0; len];
+        two[0] = 2;
+        sub_assign(&mut n_minus_3, &two);
+        let single = Lanes::new(SharedModulus::single(&ctx), &nm1);
+        MillerRabin { single, minus_one, d, s, n_minus_3, wide: OnceLock::new(), ctx }
     }
 
     /// The Montgomery context of n.
@@ -127,7 +148,7 @@ impl MillerRabin {
     /// the modulus is beyond the wide backend's size and `widest` gave one lane).
     fn lanes_for(&self, rounds: usize, timing: Timing) -> &Lanes {
         if SharedModulus::wide_pays(&self.ctx, rounds, timing) {
-            let wide = self.wide.get_or_init(|| Lanes::new(SharedModulus::widest(&self.ctx), &self.modulus()));
+            let wide = self.wide.get_or_init(|| Lanes::new(SharedModulus::widest(&self.ctx), &minus_one_of_odd(self.ctx.modulus())));
             if wide.batch.lanes() > 1 {
                 return wide;
             }
@@ -318,7 +339,9 @@ impl MillerRabin {
         Ok(base)
     }
 
-    /// s, the exponent of 2 in n - 1.
+    /// s, the exponent of 2 in n - 1 (computed in constant time; as secret as n, so a
+    /// caller with a secret n must not branch on it; the constant-time rounds use it only
+    /// in masks).
     pub fn s(&self) -> usize {
         self.s
     }
@@ -388,6 +411,98 @@ mod tests {
         }
         assert!(MillerRabin::new(&BigUint::from(4u8)).is_err());
         assert!(MillerRabin::new(&BigUint::from(3u8)).is_err());
+    }
+}
+
+#[cfg(test)]
+mod setup_tests {
+    use super::*;
+    use num_bigint::RandBigInt;
+    use rand::{Rng, SeedableRng};
+
+    /// n = k 2^s + 1 with k odd: n - 1 has exactly s trailing zeros.
+    fn with_s(rng: &mut impl Rng, bits: u64, s: u64) -> BigUint {
+        let k = rng.gen_biguint(bits - s) | BigUint::from(1u8) | (BigUint::from(1u8) << (bits - s - 1));
+        (k << s) + 1u8
+    }
+
+    /// The limb set-up (s, d, n - 1, n - 3) against num-bigint on 600 random odd n of 3
+    /// to 1,100 bits, s from 1 to several limbs (up to 300 bits), through `new`,
+    /// `new_vartime` and `from_context`.
+    #[test]
+    fn limb_setup_matches_num_bigint() {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(31);
+        for i in 0..600 {
+            let bits = rng.gen_range(3..=1100u64);
+            let n = match i % 3 {
+                0 => rng.gen_biguint(bits) | BigUint::from(1u8) | (BigUint::from(1u8) << (bits - 1)),
+                _ if bits >= 8 => {
+                    let s = rng.gen_range(1..=(bits - 2).min(300));
+                    with_s(&mut rng, bits, s)
+                }
+                _ => BigUint::from(5u8),
+            };
+            let nm1 = &n - 1u8;
+            let s = nm1.trailing_zeros().unwrap() as usize;
+            for mr in [
+                MillerRabin::new(&n).unwrap(),
+                MillerRabin::new_vartime(&n).unwrap(),
+                MillerRabin::from_context(MontContext::new(&n).unwrap()).unwrap(),
+            ] {
+                assert_eq!(mr.s, s, "n = {n:x}");
+                assert_eq!(from_limbs(&mr.d), &nm1 >> s, "n = {n:x}");
+                assert_eq!(from_limbs(&mr.n_minus_3), &n - 3u8);
+                assert_eq!(from_limbs(&mr.ctx.from_mont(&mr.minus_one, &mut mr.ctx.scratch())), nm1);
+            }
+        }
+    }
+
+    /// `new` (constant-time set-up) and `new_vartime` give the same verdicts, constant-time
+    /// and variable-time rounds alike, on primes with s from 1 to 70 and on composites
+    /// (random odd numbers and quarter-liar products, where both verdicts occur).
+    #[test]
+    fn new_agrees_with_new_vartime() {
+        use num_traits::One;
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(32);
+        let probable = |p: &BigUint| [2u8, 3, 5, 7].iter().all(|&b| BigUint::from(b).modpow(&(p - 1u8), p).is_one());
+        let mut primes = vec![(BigUint::from(1u8) << 521u32) - 1u8, (BigUint::from(1u8) << 576u32) - 789u32];
+        for s in [1u64, 2, 13, 64, 65, 70] {
+            primes.push(loop {
+                let n = with_s(&mut rng, 576, s);
+                if probable(&n) {
+                    break n;
+                }
+            });
+        }
+        let mut composites: Vec<BigUint> = (0..6).map(|_| rng.gen_biguint(576) | BigUint::one() | (BigUint::one() << 575u32)).collect();
+        composites.push(BigUint::from(2047u32) * ((BigUint::from(1u8) << 521u32) - 1u8));
+        composites.push(BigUint::from(1_373_653u32));
+        let (mut pass, mut fail) = (0, 0);
+        for (n, prime) in primes.iter().map(|n| (n, true)).chain(composites.iter().map(|n| (n, false))) {
+            if !prime && probable(n) {
+                continue;
+            }
+            let (ct, vt) = (MillerRabin::new(n).unwrap(), MillerRabin::new_vartime(n).unwrap());
+            assert_eq!(ct.s(), vt.s());
+            for _ in 0..6 {
+                let a = ct.random_base(&mut rng).unwrap();
+                let want = vt.passes_vartime(&a);
+                assert_eq!(ct.passes_vartime(&a), want, "n = {n:x}");
+                // passes_ct is one-sided for s > 65 (CT_SQUARINGS): a prime may fail there.
+                if ct.s() <= CT_SQUARINGS + 1 {
+                    assert_eq!(ct.passes_ct(&a), want, "n = {n:x}");
+                } else {
+                    assert!(!ct.passes_ct(&a) || want, "never a witness accepted, n = {n:x}");
+                }
+                assert!(want || !prime, "a prime passes every base");
+                if want {
+                    pass += 1;
+                } else {
+                    fail += 1;
+                }
+            }
+        }
+        assert!(pass >= 48 && fail >= 30, "{pass} passing and {fail} failing rounds");
     }
 }
 

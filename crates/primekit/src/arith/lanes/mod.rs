@@ -277,6 +277,17 @@ impl SharedModulus {
         LaneTarget { imp }
     }
 
+    /// [`Self::target`] for `v` given as limbs of the modulus's length. On the one-lane
+    /// batch a Montgomery conversion of the limbs, constant time in v (for a secret
+    /// modulus's n - 1); the wide batches convert through num-bigint as `target` does.
+    pub fn target_limbs(&self, v: &[Limb]) -> LaneTarget {
+        match &self.imp {
+            Shared::Single(s) => LaneTarget { imp: Target::Single(s.load(v)) },
+            #[cfg(target_arch = "x86_64")]
+            _ => self.target(&super::limbs::from_limbs(v)),
+        }
+    }
+
     /// Lanes (bit k for lane k, all [`Self::lanes`] of them) whose value is congruent to
     /// the target modulo m, in constant time: every digit is compared, no early exit.
     pub fn eq_ct(&self, x: &LaneValues, t: &LaneTarget) -> u64 {
