@@ -42,7 +42,7 @@ impl Pos {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Pass {
     /// The table's main part ([`MAIN`] entries), accepting only orders that descend at
-    /// least [`MIN_DESCENT`] bits (q at least that much shorter than N).
+    /// least [`min_descent`] bits (q at least that much shorter than N).
     Descent,
     /// The whole table; in its main part only the orders the descent pass skipped.
     First,
@@ -83,15 +83,26 @@ pub(super) fn lower_level_end() -> usize {
     2 * *MAIN
 }
 
-/// The fewest bits a step of the descent pass must remove (q's length at most N's
-/// minus this). Fewer, longer steps: each step costs a level of search and a curve,
-/// and an order that removes more is about as likely to leave a prime cofactor.
-/// Measured (`examples/prove_speed --ecpp-only`, AMD EPYC Zen 4, IFMA, same primes)
-/// against no minimum: 60 primes of 256 bits 1.57 -> 1.41 s (steps 797 -> 549), 30 of
-/// 512 bits 2.54 -> 2.24 s, 10 of 1024 bits 5.0 -> 4.3 s (578 -> 420), 3 of 2048 bits
-/// 14.1 -> 12.9 s (340 -> 264), 2 of 3072 bits 49.5 -> 47.9 s. Larger minimums (14, 16)
-/// were far slower at 2048 bits: more levels run out of entries and go back.
-const MIN_DESCENT: u64 = 12;
+/// The fewest bits a step of the descent pass must remove from an N of `bits` bits (q's
+/// length at most N's minus this): 12 up to 1280 bits, none above.
+///
+/// Fewer, longer steps: each step costs a level of search and a curve, and an order that
+/// removes more is about as likely to leave a prime cofactor. Measured
+/// (`examples/prove_speed --ecpp-only`, AMD EPYC Zen 4, IFMA, same primes) against no
+/// minimum: 60 primes of 256 bits 1.57 -> 1.41 s (steps 797 -> 549), 60 of 512 bits
+/// 3.15 -> 2.32 s, 30 of 1024 bits 11.4 -> 10.2 s (1761 -> 1279 steps). Above about
+/// 1280 bits the main part holds too few orders for it: with a prime cofactor at about
+/// 1.6% per order at 2048 bits and half the orders removing fewer than 12 bits, the
+/// descent pass often finds none and the first pass walks the main part again. On seven
+/// 2048-bit primes a minimum at every size took 33.0 s against 30.6 s without one (and
+/// 32.3 s with this cut), all within the spread between primes.
+fn min_descent(bits: u64) -> u64 {
+    if bits <= 1280 {
+        12
+    } else {
+        0
+    }
+}
 
 /// Entries ahead of the current one whose roots a batch of square roots may compute: a
 /// batch costs the same however full. Measured (ten 1024-bit and two 2048-bit primes,
@@ -300,7 +311,7 @@ impl Level {
         let new_q = |small: &[(u32, u32)]| !second || small.iter().any(|&(p, _)| p > odd_primes_below_2_22()[self.count - 1]);
         // The descent pass takes the orders that descend far enough; the first pass, in
         // the part the descent pass walked, only those it skipped.
-        let descends = |q: &BigUint| q.bits() + MIN_DESCENT <= n.bits();
+        let descends = |q: &BigUint| q.bits() + min_descent(n.bits()) <= n.bits();
         let in_pass = |q: &BigUint| match pass {
             Pass::Descent => descends(q),
             Pass::First if index < *MAIN => !descends(q),
