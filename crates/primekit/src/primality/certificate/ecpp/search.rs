@@ -88,8 +88,8 @@ pub(super) fn lower_level_end() -> usize {
 ///
 /// Fewer, longer steps: each step costs a level of search and a curve, and an order that
 /// removes more is about as likely to leave a prime cofactor. Measured
-/// (`examples/prove_speed --ecpp-only`, AMD EPYC Zen 4, IFMA, same primes) against no
-/// minimum: 60 primes of 256 bits 1.57 -> 1.41 s (steps 797 -> 549), 60 of 512 bits
+/// (`examples/prove_speed --ecpp-only`, AMD EPYC Zen 4 on its fastest kernel, same
+/// primes) against no minimum: 60 primes of 256 bits 1.57 -> 1.41 s (steps 797 -> 549), 60 of 512 bits
 /// 3.15 -> 2.32 s, 30 of 1024 bits 11.4 -> 10.2 s (1761 -> 1279 steps). Above about
 /// 1280 bits the main part holds too few orders for it: with a prime cofactor at about
 /// 1.6% per order at 2048 bits and half the orders removing fewer than 12 bits, the
@@ -106,9 +106,9 @@ fn min_descent(bits: u64) -> u64 {
 
 /// Entries ahead of the current one whose roots a batch of square roots may compute: a
 /// batch costs the same however full. Measured (ten 1024-bit and two 2048-bit primes,
-/// IFMA lanes, AMD EPYC Zen 4): 160 entries beat 64 by 2-3% and 64 beat the current
-/// entry alone by 5-10%, although eight IFMA lanes cost about five single
-/// exponentiations at 2048 bits and some of the roots go unused.
+/// eight lanes, AMD EPYC Zen 4): 160 entries beat 64 by 2-3% and 64 beat the current
+/// entry alone by 5-10%, although a batch of eight costs about five single
+/// exponentiations at 2048 bits there and some of the roots go unused.
 const LOOKAHEAD: usize = 160;
 
 /// Pollard rho iterations the third pass spends on one order's cofactor.
