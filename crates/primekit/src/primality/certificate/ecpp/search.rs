@@ -317,6 +317,10 @@ impl Level {
             Pass::First if index < *MAIN => !descends(q),
             _ => true,
         };
+        if pass == Pass::First && index < *MAIN && min_descent(n.bits()) == 0 {
+            // The descent pass took every order of the main part already.
+            return None;
+        }
         if index == 0 {
             if self.ecpp_only || first > 0 || third {
                 return None;
