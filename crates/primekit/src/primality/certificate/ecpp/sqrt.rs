@@ -145,7 +145,8 @@ impl Sqrt {
         !self.cache.contains_key(&a) && self.legendre(a) == 1
     }
 
-    /// How many roots [`Sqrt::sqrt_small_many`] computes for the price of about one.
+    /// How many roots one batch of [`Sqrt::sqrt_small_many`] computes (the cost of a
+    /// batch does not depend on how full it is).
     pub(super) fn lanes(&self) -> usize {
         self.ring.pow_lanes()
     }
