@@ -16,15 +16,17 @@
 //! gcd(Y, N) = 1 for q Q shows q Q is the true point at infinity modulo every p.
 
 use super::curve::Curve;
-use super::field::Ring;
+use super::field::{El, Ring};
 use super::EcppStep;
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{One, Zero};
 
 /// Checks the step's conditions other than the primality of q (which the chain
-/// provides); the error is the reason, for "invalid: step k: reason".
-pub(super) fn check(s: &EcppStep) -> Result<(), String> {
+/// provides); the error is the reason, for "invalid: step k: reason". With
+/// `check_points` false the scalar multiplications are left out: only for a step whose
+/// [`point_test`] held when it was built.
+pub(super) fn check(s: &EcppStep, check_points: bool) -> Result<(), String> {
     let n = &s.n;
     if !n.gcd(&BigUint::from(6u8)).is_one() {
         return Err("gcd(N, 6) != 1".into());
@@ -59,14 +61,47 @@ pub(super) fn check(s: &EcppStep) -> Result<(), String> {
     if f.sqr(&y) != rhs {
         return Err("P is not on the curve".into());
     }
-    let c = Curve { ring: &f, a };
-    let q_point = c.multiply(&c.affine(&x, &y), &(&s.m / &s.q));
-    if !f.to_big(&q_point.z).gcd(n).is_one() {
-        return Err("(m/q) P is the point at infinity (or not invertible mod N)".into());
+    if !check_points {
+        return Ok(());
     }
-    let o = c.multiply(&q_point, &s.q);
-    if !f.is_zero(&o.z) || !f.to_big(&o.y).gcd(n).is_one() {
-        return Err("m P is not the point at infinity".into());
+    match point_test(&Curve { ring: &f, a }, &x, &y, &(&s.m / &s.q), &s.q) {
+        PointTest::Holds => Ok(()),
+        PointTest::QNotFinite(_) => Err("(m/q) P is the point at infinity (or not invertible mod N)".into()),
+        PointTest::NotInfinity(_) | PointTest::YNotUnit(_) => Err("m P is not the point at infinity".into()),
     }
-    Ok(())
+}
+
+/// The outcome of the theorem's point conditions for P = (x, y), Q = (m/q) P and q Q;
+/// each failure carries the gcd with N that showed it (a proper factor proves N
+/// composite).
+pub(super) enum PointTest {
+    /// gcd(Z_Q, N) = 1, Z of q Q is 0 and gcd(Y of q Q, N) = 1.
+    Holds,
+    /// gcd(Z_Q, N) != 1.
+    QNotFinite(BigUint),
+    /// Z of q Q is not 0 (the gcd of it and N).
+    NotInfinity(BigUint),
+    /// Z of q Q is 0 but gcd(Y, N) != 1.
+    YNotUnit(BigUint),
+}
+
+/// The scalar multiplications of the check and their conditions: the prover accepts a
+/// curve and point only when this holds, so the step it returns has passed the same
+/// test the checker runs ([`check`] with `check_points`).
+pub(super) fn point_test(c: &Curve, x: &El, y: &El, cofactor: &BigUint, q: &BigUint) -> PointTest {
+    let (f, n) = (c.ring, c.ring.modulus());
+    let q_point = c.multiply(&c.affine(x, y), cofactor);
+    let g = f.to_big(&q_point.z).gcd(n);
+    if !g.is_one() {
+        return PointTest::QNotFinite(g);
+    }
+    let o = c.multiply(&q_point, q);
+    if !f.is_zero(&o.z) {
+        return PointTest::NotInfinity(f.to_big(&o.z).gcd(n));
+    }
+    let g = f.to_big(&o.y).gcd(n);
+    if !g.is_one() {
+        return PointTest::YNotUnit(g);
+    }
+    PointTest::Holds
 }

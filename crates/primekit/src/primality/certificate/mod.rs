@@ -31,6 +31,7 @@ pub use json::{from_json, to_json, MAX_CERTIFICATE_BYTES, MAX_EXPONENT, MAX_NEST
 pub use pari::{from_pari, to_pari, PariExportError, MAX_PARI_BYTES};
 pub use primo::{to_primo, PrimoExportError};
 pub use prove::{prove, prove_with, ProgressFn, ProveError, ProveOptions};
+use verify::verify_chain;
 pub use verify::{estimate_work, verify, verify_with, verify_with_limit, DEFAULT_MAX_WORK};
 
 use num_bigint::BigUint;

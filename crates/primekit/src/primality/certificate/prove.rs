@@ -2,14 +2,17 @@
 //! Morain 1993) with Pocklington steps where N - 1 factors (module [`super::ecpp`] and
 //! docs/ecpp.md).
 //!
-//! Guarantees. A certificate returned here has passed [`super::verify`], so it proves its
-//! number prime whatever went on inside the prover; the prover itself only decides how
-//! fast one is found. `Composite` comes with how compositeness showed (a failed
+//! Guarantees. A certificate returned here has passed [`super::verify`]'s checks, so it
+//! proves its number prime whatever went on inside the prover; the prover itself only
+//! decides how fast one is found. The elliptic-curve steps' scalar multiplications are
+//! the one part not run again at the end: the prover accepts a curve and point only
+//! through the checker's own point test on the values the step holds, and repeating it
+//! would cost 6-18% of a proof (docs/ecpp.md, Guarantees). `Composite` comes with how compositeness showed (a failed
 //! probable-prime test, a Fermat witness, or a proper factor met in a gcd), each of
 //! which is a proof. All data here is public: the arithmetic is variable time, and the
 //! time taken depends on the number proved.
 
-use super::{ecpp, verify_with, Certificate, DEFAULT_MAX_WORK, MAX_CERTIFIED_BITS};
+use super::{ecpp, verify_chain, Certificate, DEFAULT_MAX_WORK, MAX_CERTIFIED_BITS};
 use crate::primality::is_prime_u64;
 use crate::{try_is_prime, Error};
 use num_bigint::BigUint;
@@ -109,7 +112,7 @@ pub fn prove_with(n: &BigUint, o: &ProveOptions) -> Result<Certificate, ProveErr
         return Err(ProveError::Composite("it fails a Miller-Rabin or Lucas probable-prime test".into()));
     }
     let cert = Certificate::new(n.clone(), ecpp::prove_chain(n, o)?);
-    verify_with(&cert, Some(n), DEFAULT_MAX_WORK, o.jobs)
+    verify_chain(&cert, Some(n), DEFAULT_MAX_WORK, o.jobs, false)
         .map_err(|e| Error::SelfTestFailed(format!("the prover's certificate does not verify: {e}")))?;
     Ok(cert)
 }

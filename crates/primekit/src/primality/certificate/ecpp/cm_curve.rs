@@ -12,6 +12,7 @@
 //! twists, one exponentiation for D = -3, -4) is noted.
 
 use super::super::curve::Curve;
+use super::super::ecpp_check::{point_test, PointTest};
 use super::super::field::{El, Ring};
 use super::super::EcppStep;
 use super::class_table::{ClassEntry, GenusFactor, Invariant};
@@ -37,7 +38,11 @@ const MAX_TRIES: u64 = 400;
 
 /// `Err(Composite)` if 1 < gcd(v, N) < N; `Ok(true)` if v is invertible.
 fn unit(f: &Ring, v: &El, what: &str) -> Result<bool, CurveError> {
-    let g = f.to_big(v).gcd(f.modulus());
+    gcd_is_one(f, f.to_big(v).gcd(f.modulus()), what)
+}
+
+/// `Err(Composite)` if 1 < g < N for g = gcd(what, N); `Ok(true)` if g = 1.
+fn gcd_is_one(f: &Ring, g: BigUint, what: &str) -> Result<bool, CurveError> {
     if g.is_one() {
         Ok(true)
     } else if &g == f.modulus() {
@@ -199,20 +204,23 @@ pub(super) fn build_step(sq: &mut Sqrt, e: &ClassEntry, m: &BigUint, q: &BigUint
             continue;
         }
         let (px, py) = (f.mul(&c, &x), cc);
-        let curve = Curve { ring: f, a: a.clone() };
-        let qp = curve.multiply(&curve.affine(&px, &py), &cofactor);
-        if !unit(f, &qp.z, "Z of (m/q) P")? {
-            continue;
-        }
-        let o = curve.multiply(&qp, q);
-        if !f.is_zero(&o.z) {
-            // Not the point at infinity: the wrong twist (or a wrong m).
-            unit(f, &o.z, "Z of m P")?;
-            wrong.push(class);
-            continue;
-        }
-        if !unit(f, &o.y, "Y of m P")? {
-            continue;
+        // A gcd that is not 1 or N proves N composite; otherwise try the next point.
+        match point_test(&Curve { ring: f, a: a.clone() }, &px, &py, &cofactor, q) {
+            PointTest::Holds => {}
+            PointTest::QNotFinite(g) => {
+                gcd_is_one(f, g, "Z of (m/q) P")?;
+                continue;
+            }
+            PointTest::NotInfinity(g) => {
+                // Not the point at infinity: the wrong twist (or a wrong m).
+                gcd_is_one(f, g, "Z of m P")?;
+                wrong.push(class);
+                continue;
+            }
+            PointTest::YNotUnit(g) => {
+                gcd_is_one(f, g, "Y of m P")?;
+                continue;
+            }
         }
         return Ok(EcppStep {
             n: f.modulus().clone(),
