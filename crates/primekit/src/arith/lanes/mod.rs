@@ -433,12 +433,11 @@ impl FermatBatch {
     /// with `ModulusTooSmall`, one above `bits` bits with `ModulusTooLarge`. The count is
     /// checked as by [`Self::test_ct`] (a panic outside 1 ..= lanes).
     ///
-    /// The wide backends run all lanes over the largest candidate's size
-    /// ([`fermat_shape`]), so a batch costs about as much as one of its largest size: a
-    /// caller gains most from batches of similar sizes. The one-lane backend, and a batch
-    /// too small to pay for the lanes ([`fermat_vartime_min_lanes`]), runs each candidate
-    /// alone by the variable-time base-2 exponentiation
-    /// ([`pow2_vartime`](super::pow2::pow2_vartime)).
+    /// The wide backends run all lanes over the largest candidate's size, so a batch
+    /// costs about as much as one of its largest size: a caller gains most from batches
+    /// of similar sizes. The one-lane backend, and a batch too small to pay for the lanes
+    /// (below 2 to 5 candidates, by backend and size), runs each candidate alone by the
+    /// variable-time base-2 exponentiation ([`pow2_vartime`](super::pow2::pow2_vartime)).
     pub fn test_vartime(&self, cands: &[BigUint]) -> Result<u64, ArithError> {
         assert!(!cands.is_empty() && cands.len() <= self.lanes(), "1..=lanes candidates");
         for n in cands {
