@@ -1,17 +1,19 @@
 //! Four base-2 Fermat tests at once with AVX2: four DIFFERENT odd moduli n_k, one per
-//! 64-bit lane, each lane computing 2^(n_k - 1) mod n_k in constant time.
+//! 64-bit lane, each lane computing 2^(n_k - 1) mod n_k.
 //!
 //! The AVX2 counterpart of [`super::ifma_fermat`], on the radix-2^28 almost Montgomery
 //! squaring of `avx2_columns` with a per-lane modulus and per-lane -m^{-1} mod 2^28.
+//! Public candidates of different sizes share the instructions too (see
+//! [`super::fermat_shape`]).
 //!
 //! Method per lane (left-to-right square-and-double): acc starts at R mod n (Montgomery
-//! 1, computed by modular doublings of the public 2^(bits-2) < n); for each exponent bit
+//! 1, computed by modular doublings of a public 2^top < n); for each exponent bit
 //! from the top: acc = AMS(acc) (< 2n, for acc < 4n since R >= 16n), then acc = 2 acc
 //! (< 4n, unreduced) in the lanes whose bit of n - 1 is 1 (a masked add). At the end acc
 //! is reduced below n and compared to R mod n.
 //!
 //! Constant time: the instruction stream and every memory index depend only on the
-//! public `bits` (which fixes the digit count l); per-lane choices are masks computed
+//! public `bits` (which fixes the digit count l) and `top`; per-lane choices are masks computed
 //! from borrows and exponent bits. Only the returned pass/fail bit mask depends on
 //! secrets.
 
@@ -33,16 +35,30 @@ pub(super) fn digits(bits: usize) -> usize {
     super::avx2_columns::digits_for((bits + 4).div_ceil(DIGIT_BITS))
 }
 
+/// Digits per lane for a variable-time batch whose largest candidate has `bits` bits:
+/// [`digits`] where that length pays ([`super::avx2_columns::lanes_pay`]), else the next
+/// length with a kernel of its own (below 48 digits a generic kernel costs more than a
+/// fixed one a few digits longer: see `digits_for`), else [`digits`].
+pub(super) fn digits_vartime(bits: usize) -> usize {
+    let l = digits(bits);
+    if super::avx2_columns::lanes_pay(l) {
+        return l;
+    }
+    super::avx2_columns::FIXED_DIGITS.iter().copied().find(|&f| f >= l).unwrap_or(l)
+}
+
 /// Base-2 Fermat test of 1 to 4 candidates at once.
 ///
-/// Contract (checked by the caller, `FermatBatch::test_ct`, except parity): every
-/// candidate is odd and has `bits` or `bits - 1` bits, 3 <= bits <= [`MAX_BITS`]; `bits`
-/// and the number of candidates are public. Returns a mask whose bit k is set exactly
-/// when 2^(n_k - 1) = 1 (mod n_k). Missing lanes repeat candidate 0 and their bits are
-/// cleared. Timing depends only on `bits` (see the module doc).
-pub(super) fn fermat_base_two_lanes(cpu: Avx2, cands: &[BigUint], bits: usize) -> u8 {
-    assert!(!cands.is_empty() && cands.len() <= LANES && (3..=MAX_BITS).contains(&bits));
-    let l = digits(bits);
+/// Contract (checked by the caller, `FermatBatch::test_ct` / `test_vartime`, except
+/// parity on the constant-time path): every candidate is odd with 2^top < n_k < 2^bits,
+/// 3 <= bits <= [`MAX_BITS`], on `l` digits per lane (bits + 4 <= 28 l <= 28
+/// `MAX_DIGITS`: [`digits`] or [`digits_vartime`]); `bits`, `top`, `l` and the number of
+/// candidates are public. Returns a mask whose bit k is set exactly when
+/// 2^(n_k - 1) = 1 (mod n_k). Missing lanes repeat candidate 0 and their bits are
+/// cleared. Timing depends only on `bits`, `top` and `l` (see the module doc).
+pub(super) fn fermat_base_two_lanes(cpu: Avx2, cands: &[BigUint], bits: usize, top: usize, l: usize) -> u8 {
+    assert!(!cands.is_empty() && cands.len() <= LANES && (3..=MAX_BITS).contains(&bits) && top < bits);
+    assert!(bits + 4 <= DIGIT_BITS * l && l <= MAX_DIGITS);
     let mut m = vec![[0u64; LANES]; l];
     let mut inv = [0u64; LANES];
     for k in 0..LANES {
@@ -55,7 +71,7 @@ pub(super) fn fermat_base_two_lanes(cpu: Avx2, cands: &[BigUint], bits: usize) -
     }
     let _proof: Avx2 = cpu;
     // SAFETY: `cpu` proves AVX2; `m` has l digits per lane with bits + 4 <= 28 l.
-    let pass = unsafe { fermat_lanes(&m, &inv, bits) };
+    let pass = unsafe { fermat_lanes(&m, &inv, bits, top) };
     pass & (super::lane_mask(cands.len()) as u8)
 }
 
@@ -98,11 +114,11 @@ fn double_mod(x: &mut [__m256i], md: &[__m256i]) {
 ///
 /// # Safety
 /// The CPU must support AVX2. `m` has l digits < 2^28 per lane, each lane's modulus odd
-/// with 2^(bits-2) < m_k < 2^bits, 3 <= bits <= 28 l - 4 (so R >= 16 m_k).
+/// with 2^top < m_k < 2^bits, 3 <= bits <= 28 l - 4 (so R >= 16 m_k).
 #[target_feature(enable = "avx2")]
-unsafe fn fermat_lanes(m: &[Digit], inv: &Digit, bits: usize) -> u8 {
+unsafe fn fermat_lanes(m: &[Digit], inv: &Digit, bits: usize, top: usize) -> u8 {
     let l = m.len();
-    assert!(bits + 4 <= DIGIT_BITS * l && l <= MAX_DIGITS);
+    assert!(bits + 4 <= DIGIT_BITS * l && l <= MAX_DIGITS && top < bits);
     // SAFETY: each pointer addresses a whole [u64; 4] (32 bytes); unaligned access is fine.
     let ld = |p: &Digit| unsafe { _mm256_loadu_si256(p.as_ptr().cast()) };
     let st = |p: &mut Digit, v: __m256i| unsafe { _mm256_storeu_si256(p.as_mut_ptr().cast(), v) };
@@ -113,9 +129,9 @@ unsafe fn fermat_lanes(m: &[Digit], inv: &Digit, bits: usize) -> u8 {
     // "modulus" above it).
     let mut m2 = mv.clone();
     double_mod(&mut m2, &vec![mask; l]);
-    // R mod m: start from the public 2^(bits-2) < m and double 28 l - bits + 2 times.
+    // R mod m: start from the public 2^top, below every lane's modulus, and double
+    // 28 l - top times (each doubling keeps a value < m below m).
     let mut one = vec![zero; l];
-    let top = bits - 2;
     one[top / DIGIT_BITS] = _mm256_set1_epi64x(1i64 << (top % DIGIT_BITS));
     for _ in 0..(DIGIT_BITS * l - top) {
         double_mod(&mut one, &mv);
@@ -125,6 +141,9 @@ unsafe fn fermat_lanes(m: &[Digit], inv: &Digit, bits: usize) -> u8 {
     for (a, &o) in acc.iter_mut().zip(&one) {
         st(a, o);
     }
+    // A lane whose modulus is shorter than `bits` has zero bits of m - 1 at the top: there
+    // acc only goes through AMS, which keeps it congruent to R (R^2 R^-1 = R mod m) and
+    // below 2m, so its own exponent starts at its top bit as in a shorter ladder.
     for i in (0..bits).rev() {
         // acc < 4m gives sq < 2m (R >= 16m: see `avx2_columns`).
         // SAFETY: the caller's contract includes AVX2; all slices have l digits.
@@ -158,7 +177,7 @@ unsafe fn fermat_lanes(m: &[Digit], inv: &Digit, bits: usize) -> u8 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{check_fermat, check_fermat_pseudoprimes, random_odd, random_prime};
+    use super::super::test_support::{check_fermat, check_fermat_mixed_sizes, check_fermat_pseudoprimes, random_odd, random_prime};
     use super::*;
     use num_traits::One;
     use rand::SeedableRng;
@@ -166,7 +185,7 @@ mod tests {
     #[test]
     fn lanes_agree_with_modpow() {
         let Some(cpu) = crate::arith::cpu::avx2_or_skip("4-lane Fermat") else { return };
-        let fermat = |cands: &[BigUint], bits| fermat_base_two_lanes(cpu, cands, bits);
+        let fermat = |cands: &[BigUint], bits: usize| fermat_base_two_lanes(cpu, cands, bits, bits - 2, digits(bits));
         let mut rng = rand::rngs::StdRng::seed_from_u64(62);
         for bits in [3u64, 20, 24, 25, 52, 64, 100, 512, 1024, 1536, 2048] {
             // A prime in lane 1 (bits >= 20), random odd numbers elsewhere, and the same
@@ -205,6 +224,19 @@ mod tests {
     #[test]
     fn pseudoprimes_pass_exactly_like_modpow() {
         let Some(cpu) = crate::arith::cpu::avx2_or_skip("4-lane Fermat") else { return };
-        check_fermat_pseudoprimes(|cands: &[BigUint], bits| fermat_base_two_lanes(cpu, cands, bits), LANES);
+        check_fermat_pseudoprimes(|cands: &[BigUint], bits: usize| fermat_base_two_lanes(cpu, cands, bits, bits - 2, digits(bits)), LANES);
+    }
+
+    /// Candidates of mixed sizes (public: variable time) at the shape of each batch.
+    #[test]
+    fn mixed_sizes_agree_with_modpow() {
+        let Some(cpu) = crate::arith::cpu::avx2_or_skip("4-lane Fermat") else { return };
+        check_fermat_mixed_sizes(
+            |cands: &[BigUint]| {
+                let (bits, top) = super::super::fermat_shape(cands);
+                fermat_base_two_lanes(cpu, cands, bits, top, digits_vartime(bits))
+            },
+            LANES,
+        );
     }
 }

@@ -1,21 +1,23 @@
 //! Eight base-2 Fermat tests at once with AVX-512 IFMA: eight DIFFERENT odd moduli n_k,
-//! one per 64-bit lane, each lane computing 2^(n_k - 1) mod n_k in constant time.
+//! one per 64-bit lane, each lane computing 2^(n_k - 1) mod n_k.
 //!
 //! Why: in prime generation the base-2 Fermat test of each sieve survivor dominates the
 //! cost; survivors of one search have the same
 //! bit length, so eight of them can share every instruction of the radix-2^52 almost
 //! Montgomery squaring of `ifma_columns`, with a per-lane modulus and per-lane
-//! -m^{-1} mod 2^52.
+//! -m^{-1} mod 2^52. Public candidates of different sizes share them too (see
+//! [`super::fermat_shape`]).
 //!
 //! Method per lane (left-to-right square-and-double, as the scalar `pow2_ct`): acc starts
-//! at R mod n (Montgomery 1, computed by modular doublings of the public 2^(bits-2) < n);
-//! for each exponent bit from the top: acc = AMS(acc) (< 2n, for acc < 4n since R >=
-//! 16n), then acc = 2 acc (< 4n, unreduced) in the lanes whose bit of n - 1 is 1 (a
-//! masked add). At the end acc is reduced below n and compared to R mod n.
+//! at R mod n (Montgomery 1, computed by modular doublings of a public 2^top < n); for
+//! each exponent bit from the top: acc = AMS(acc) (< 2n, for acc < 4n since R >= 16n),
+//! then acc = 2 acc (< 4n, unreduced) in the lanes whose bit of n - 1 is 1 (a masked
+//! add). At the end acc is reduced below n and compared to R mod n.
 //!
 //! Constant time: the instruction stream and every memory index depend only on the
-//! public `bits` and the limb count; per-lane choices are `vpblendmq` masks computed from
-//! borrows and exponent bits. Only the returned pass/fail bit mask depends on secrets.
+//! public `bits` and `top` and the limb count; per-lane choices are `vpblendmq` masks
+//! computed from borrows and exponent bits. Only the returned pass/fail bit mask depends
+//! on secrets.
 
 use super::ifma::{FIXED_SIZES, LANES};
 use super::ifma_columns::amm_column_pairs;
@@ -31,13 +33,14 @@ pub(super) const MAX_BITS: usize = 80 * 52 - 4;
 
 /// Base-2 Fermat test of 1 to 8 candidates at once.
 ///
-/// Contract (checked by the caller, `FermatBatch::test_ct`, except parity): every
-/// candidate is odd and has `bits` or `bits - 1` bits, 3 <= bits <= [`MAX_BITS`]; `bits`
-/// and the number of candidates are public. Returns a mask whose bit k is set exactly
-/// when 2^(n_k - 1) = 1 (mod n_k). Missing lanes repeat candidate 0 and their bits are
-/// cleared. Timing depends only on `bits` (see the module doc).
-pub(super) fn fermat_base_two_lanes(cpu: Avx512Ifma, cands: &[BigUint], bits: usize) -> u8 {
-    assert!(!cands.is_empty() && cands.len() <= LANES && (3..=MAX_BITS).contains(&bits));
+/// Contract (checked by the caller, `FermatBatch::test_ct` / `test_vartime`, except
+/// parity on the constant-time path): every candidate is odd with 2^top < n_k < 2^bits,
+/// 3 <= bits <= [`MAX_BITS`]; `bits`, `top` and the number of candidates are public.
+/// Returns a mask whose bit k is set exactly when 2^(n_k - 1) = 1 (mod n_k). Missing
+/// lanes repeat candidate 0 and their bits are cleared. Timing depends only on `bits`
+/// and `top` (see the module doc).
+pub(super) fn fermat_base_two_lanes(cpu: Avx512Ifma, cands: &[BigUint], bits: usize, top: usize) -> u8 {
+    assert!(!cands.is_empty() && cands.len() <= LANES && (3..=MAX_BITS).contains(&bits) && top < bits);
     let l = (bits + 4).div_ceil(52);
     let l = FIXED_SIZES.iter().copied().find(|&f| f >= l).expect("bits <= MAX_BITS");
     let mut m = vec![[0u64; LANES]; l];
@@ -55,12 +58,12 @@ pub(super) fn fermat_base_two_lanes(cpu: Avx512Ifma, cands: &[BigUint], bits: us
     // instantiation and bits <= 52 L - 4.
     let pass = unsafe {
         match l {
-            10 => fermat_fixed::<10>(&m, &m0inv, bits),
-            20 => fermat_fixed::<20>(&m, &m0inv, bits),
-            30 => fermat_fixed::<30>(&m, &m0inv, bits),
-            40 => fermat_fixed::<40>(&m, &m0inv, bits),
-            60 => fermat_fixed::<60>(&m, &m0inv, bits),
-            _ => fermat_fixed::<80>(&m, &m0inv, bits),
+            10 => fermat_fixed::<10>(&m, &m0inv, bits, top),
+            20 => fermat_fixed::<20>(&m, &m0inv, bits, top),
+            30 => fermat_fixed::<30>(&m, &m0inv, bits, top),
+            40 => fermat_fixed::<40>(&m, &m0inv, bits, top),
+            60 => fermat_fixed::<60>(&m, &m0inv, bits, top),
+            _ => fermat_fixed::<80>(&m, &m0inv, bits, top),
         }
     };
     pass & (super::lane_mask(cands.len()) as u8)
@@ -102,10 +105,10 @@ fn reduce_once<const L: usize>(x: &mut [__m512i; L], md: &[__m512i; L]) {
 ///
 /// # Safety
 /// The CPU must support AVX-512F and IFMA. `m` has L limbs < 2^52 per lane, each lane's
-/// modulus odd with 2^(bits-2) < m_k < 2^bits, 3 <= bits <= 52 L - 4 (so R >= 16 m_k).
+/// modulus odd with 2^top < m_k < 2^bits, 3 <= bits <= 52 L - 4 (so R >= 16 m_k).
 #[target_feature(enable = "avx512f,avx512ifma")]
-unsafe fn fermat_fixed<const L: usize>(m: &[[u64; LANES]], m0inv: &[u64; LANES], bits: usize) -> u8 {
-    assert!(m.len() == L && bits + 4 <= 52 * L);
+unsafe fn fermat_fixed<const L: usize>(m: &[[u64; LANES]], m0inv: &[u64; LANES], bits: usize, top: usize) -> u8 {
+    assert!(m.len() == L && bits + 4 <= 52 * L && top < bits);
     let m: &[[u64; LANES]; L] = m.try_into().expect("L limbs");
     // SAFETY: each pointer addresses a whole [u64; 8] (64 bytes); unaligned access is fine.
     let ld = |p: &[u64; LANES]| unsafe { _mm512_loadu_si512(p.as_ptr() as *const _) };
@@ -115,9 +118,10 @@ unsafe fn fermat_fixed<const L: usize>(m: &[[u64; LANES]], m0inv: &[u64; LANES],
     // 2m (< R/8), for the final reduction.
     let mut m2 = mv;
     double_mod(&mut m2, &[_mm512_set1_epi64(MASK52 as i64); L]); // 2m < R - 1: never reduced
-                                                                 // R mod m: start from the public 2^(bits-2) < m and double 52 L - bits + 2 times.
+
+    // R mod m: start from the public 2^top, below every lane's modulus, and double
+    // 52 L - top times (each doubling keeps a value < m below m).
     let mut one = [zero; L];
-    let top = bits - 2;
     one[top / 52] = _mm512_set1_epi64(1i64 << (top % 52));
     for _ in 0..(52 * L - top) {
         double_mod(&mut one, &mv);
@@ -130,6 +134,9 @@ unsafe fn fermat_fixed<const L: usize>(m: &[[u64; LANES]], m0inv: &[u64; LANES],
         st(&mut acc[j], one[j]);
     }
     let mask = _mm512_set1_epi64(MASK52 as i64);
+    // A lane whose modulus is shorter than `bits` has zero bits of m - 1 at the top: there
+    // acc only goes through AMS, which keeps it congruent to R (R^2 R^-1 = R mod m) and
+    // below 2m, so its own exponent starts at its top bit as in a shorter ladder.
     for i in (0..bits).rev() {
         // acc < 4m gives sq < 2m (R >= 16m: see `ifma_columns`).
         amm_column_pairs::<L, true>(&mut sq, &acc, &acc, m, inv);
@@ -161,7 +168,7 @@ unsafe fn fermat_fixed<const L: usize>(m: &[[u64; LANES]], m0inv: &[u64; LANES],
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{check_fermat, check_fermat_pseudoprimes, random_odd, random_prime};
+    use super::super::test_support::{check_fermat, check_fermat_mixed_sizes, check_fermat_pseudoprimes, random_odd, random_prime};
     use super::*;
     use num_traits::One;
     use rand::SeedableRng;
@@ -169,7 +176,7 @@ mod tests {
     #[test]
     fn lanes_agree_with_modpow() {
         let Some(cpu) = crate::arith::cpu::avx512_ifma_or_skip("8-lane Fermat") else { return };
-        let fermat = |cands: &[BigUint], bits| fermat_base_two_lanes(cpu, cands, bits);
+        let fermat = |cands: &[BigUint], bits: usize| fermat_base_two_lanes(cpu, cands, bits, bits - 2);
         let mut rng = rand::rngs::StdRng::seed_from_u64(61);
         let mut batches: Vec<Vec<BigUint>> = Vec::new();
         let mut mixed_batches: Vec<(Vec<BigUint>, usize)> = Vec::new();
@@ -223,6 +230,19 @@ mod tests {
     #[test]
     fn pseudoprimes_pass_exactly_like_modpow() {
         let Some(cpu) = crate::arith::cpu::avx512_ifma_or_skip("8-lane Fermat") else { return };
-        check_fermat_pseudoprimes(|cands: &[BigUint], bits| fermat_base_two_lanes(cpu, cands, bits), LANES);
+        check_fermat_pseudoprimes(|cands: &[BigUint], bits: usize| fermat_base_two_lanes(cpu, cands, bits, bits - 2), LANES);
+    }
+
+    /// Candidates of mixed sizes (public: variable time) at the shape of each batch.
+    #[test]
+    fn mixed_sizes_agree_with_modpow() {
+        let Some(cpu) = crate::arith::cpu::avx512_ifma_or_skip("8-lane Fermat") else { return };
+        check_fermat_mixed_sizes(
+            |cands: &[BigUint]| {
+                let (bits, top) = super::super::fermat_shape(cands);
+                fermat_base_two_lanes(cpu, cands, bits, top)
+            },
+            LANES,
+        );
     }
 }

@@ -4,9 +4,9 @@
 //! - [`SharedModulus`]: one modulus, one exponent, up to [`SharedModulus::lanes`] bases —
 //!   the random-base Miller-Rabin rounds of one number, which after the first round are
 //!   independent exponentiations with the same n and d;
-//! - [`FermatBatch`]: up to [`FermatBatch::lanes`] different moduli of one public size,
-//!   each raised to its own n − 1 with base 2 — the generators' cheap rejection test of
-//!   sieve survivors.
+//! - [`FermatBatch`]: up to [`FermatBatch::lanes`] different moduli, each raised to its
+//!   own n − 1 with base 2 — the generators' cheap rejection test of sieve survivors (one
+//!   secret size, constant time), and of public numbers of mixed sizes (variable time).
 //!
 //! Callers ask for "a batch" and never name an instruction set: the backend follows the
 //! kernel of the Montgomery context or the process ([`Kernel::selected`]). Backends:
@@ -318,7 +318,9 @@ const IFMA_WIDE_MAX_LIMBS: usize = 64;
 #[cfg(target_arch = "x86_64")]
 const AVX2_FERMAT_MIN_BITS: usize = 3;
 
-/// Base-2 Fermat tests, 2^(n−1) ≡ 1 (mod n), on several odd moduli of one public size.
+/// Base-2 Fermat tests, 2^(n−1) ≡ 1 (mod n), on several odd moduli at once: secret ones
+/// of one public size in constant time ([`Self::test_ct`]), public ones of any sizes up
+/// to a maximum in variable time ([`Self::test_vartime`]).
 ///
 /// Cost per candidate, 8 IFMA lanes vs one at a time (context included), `cargo run
 /// --release --example fermat_lanes_speed` on an AMD EPYC Zen 5: 1024 bits 25 vs 103 µs,
@@ -326,6 +328,8 @@ const AVX2_FERMAT_MIN_BITS: usize = 3;
 #[derive(Clone, Debug)]
 pub struct FermatBatch {
     bits: usize,
+    /// The kernel's tokens, for the one-lane path of [`Self::test_vartime`].
+    cpu: Tokens,
     imp: Fermat,
 }
 
@@ -336,7 +340,8 @@ per_backend! {
 
 impl FermatBatch {
     /// A batch for candidates of `bits` or `bits − 1` bits (`bits >= 3`) on the process
-    /// kernel ([`Kernel::selected`]).
+    /// kernel ([`Kernel::selected`]); for [`Self::test_vartime`], `bits` is the largest
+    /// size accepted.
     pub fn new(bits: usize) -> Result<Self, ArithError> {
         Ok(Self::with_tokens(bits, Tokens::selected()?))
     }
@@ -360,16 +365,16 @@ impl FermatBatch {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu.ifma() {
             if (3..=ifma_fermat::MAX_BITS).contains(&bits) {
-                return FermatBatch { bits, imp: Fermat::Ifma(t) };
+                return FermatBatch { bits, cpu, imp: Fermat::Ifma(t) };
             }
         }
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu.avx2() {
             if (AVX2_FERMAT_MIN_BITS..=avx2_fermat::MAX_BITS).contains(&bits) && avx2_columns::lanes_pay(avx2_fermat::digits(bits)) {
-                return FermatBatch { bits, imp: Fermat::Avx2(t) };
+                return FermatBatch { bits, cpu, imp: Fermat::Avx2(t) };
             }
         }
-        FermatBatch { bits, imp: Fermat::Single(cpu) }
+        FermatBatch { bits, cpu, imp: Fermat::Single(cpu) }
     }
 
     /// Candidates per call.
@@ -412,12 +417,88 @@ impl FermatBatch {
                 }
                 Ok(mask)
             }
+            // Every candidate exceeds the public 2^(bits − 2).
             #[cfg(target_arch = "x86_64")]
-            Fermat::Ifma(t) => Ok(u64::from(ifma_fermat::fermat_base_two_lanes(t, cands, self.bits))),
+            Fermat::Ifma(t) => Ok(u64::from(ifma_fermat::fermat_base_two_lanes(t, cands, self.bits, self.bits - 2))),
             #[cfg(target_arch = "x86_64")]
-            Fermat::Avx2(t) => Ok(u64::from(avx2_fermat::fermat_base_two_lanes(t, cands, self.bits))),
+            Fermat::Avx2(t) => {
+                Ok(u64::from(avx2_fermat::fermat_base_two_lanes(t, cands, self.bits, self.bits - 2, avx2_fermat::digits(self.bits))))
+            }
         }
     }
+
+    /// Bit k set exactly when 2^(n_k − 1) ≡ 1 (mod n_k), for 1 ..= [`Self::lanes`] public
+    /// odd candidates, each `3 <= n_k < 2^bits`, of any sizes: variable time (the values
+    /// and sizes are public). An even candidate is refused with `EvenModulus`, one below 3
+    /// with `ModulusTooSmall`, one above `bits` bits with `ModulusTooLarge`. The count is
+    /// checked as by [`Self::test_ct`] (a panic outside 1 ..= lanes).
+    ///
+    /// The wide backends run all lanes over the largest candidate's size, so a batch
+    /// costs about as much as one of its largest size: a caller gains most from batches
+    /// of similar sizes. The one-lane backend, and a batch too small to pay for the lanes
+    /// (below 2 to 5 candidates, by backend and size), runs each candidate alone by the
+    /// variable-time base-2 exponentiation ([`pow2_vartime`](super::pow2::pow2_vartime)).
+    pub fn test_vartime(&self, cands: &[BigUint]) -> Result<u64, ArithError> {
+        assert!(!cands.is_empty() && cands.len() <= self.lanes(), "1..=lanes candidates");
+        for n in cands {
+            if n.bits() > self.bits as u64 {
+                return Err(ArithError::ModulusTooLarge { bits: n.bits(), max: self.bits as u64 });
+            }
+            if n.bits() < 2 {
+                return Err(ArithError::ModulusTooSmall);
+            }
+            if !n.bit(0) {
+                return Err(ArithError::EvenModulus);
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        let (bits, top) = fermat_shape(cands);
+        #[cfg(target_arch = "x86_64")]
+        if cands.len() >= fermat_vartime_min_lanes(self.imp, bits) {
+            match self.imp {
+                Fermat::Ifma(t) => return Ok(u64::from(ifma_fermat::fermat_base_two_lanes(t, cands, bits, top))),
+                Fermat::Avx2(t) => {
+                    let l = avx2_fermat::digits_vartime(bits);
+                    return Ok(u64::from(avx2_fermat::fermat_base_two_lanes(t, cands, bits, top, l)));
+                }
+                Fermat::Single(_) => {}
+            }
+        }
+        let mut mask = 0;
+        for (k, n) in cands.iter().enumerate() {
+            mask |= u64::from(single::fermat_base_two_vartime(self.cpu, n)?) << k;
+        }
+        Ok(mask)
+    }
+}
+
+/// Fewest candidates of at most `bits` bits for which a variable-time Fermat batch on the
+/// backend's lanes beats one candidate at a time. One call of the lanes costs about as
+/// many single tests as (`examples/fermat_lanes_speed mixed`, AMD EPYC Zen 4, shared and
+/// loaded): IFMA 1.7 at 512 bits, 2.8 at 1024, 2.6 at 1536, 4.1 at 2048, 4.2 at 3072;
+/// AVX2 2.6 at 1024, 2.4 at 2048, 2.3 at 3072.
+#[cfg(target_arch = "x86_64")]
+fn fermat_vartime_min_lanes(imp: Fermat, bits: usize) -> usize {
+    match imp {
+        Fermat::Ifma(_) if bits <= 768 => 2,
+        Fermat::Ifma(_) if bits <= 1792 => 3,
+        Fermat::Ifma(_) => 5,
+        Fermat::Avx2(_) => 3,
+        Fermat::Single(_) => usize::MAX,
+    }
+}
+
+/// The public shape of a variable-time Fermat batch on the wide lanes: the size the
+/// lanes run at (the largest candidate's bit length, at least 3) and `top`, an exponent
+/// with 2^top below every candidate (the smallest one's bit length minus one: an odd
+/// n >= 3 of b bits exceeds 2^(b − 1)). Starting every lane's R mod m from the same 2^top
+/// makes the doublings uniform across lanes of different sizes.
+#[cfg(target_arch = "x86_64")]
+fn fermat_shape(cands: &[BigUint]) -> (usize, usize) {
+    let sizes = cands.iter().map(|n| n.bits() as usize);
+    let bits = sizes.clone().max().unwrap_or(0).max(3);
+    let top = sizes.min().unwrap_or(2) - 1;
+    (bits, top)
 }
 
 #[cfg(test)]

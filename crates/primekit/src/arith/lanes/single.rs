@@ -6,7 +6,7 @@
 use crate::arith::cpu::{Kernel, Tokens};
 use crate::arith::limbs::{eq_mask, to_limbs, Limb};
 use crate::arith::modexp::{pow_ct, pow_vartime};
-use crate::arith::pow2::pow2_ct;
+use crate::arith::pow2::{pow2_ct, pow2_vartime};
 use crate::arith::{ArithError, MontContext};
 use num_bigint::BigUint;
 
@@ -69,4 +69,13 @@ pub(super) fn fermat_base_two_ct(cpu: Tokens, n: &BigUint) -> Result<bool, Arith
     let nm1 = to_limbs(&(n - 1u8), ctx.len()).expect("n - 1 < n fits");
     let r = pow2_ct(&ctx, &nm1, ctx.len() * 64);
     Ok(eq_mask(&r, ctx.one()) != 0)
+}
+
+/// 2^(n−1) ≡ 1 (mod n) for a public odd n >= 3 on the kernel of `cpu`, by the
+/// variable-time base-2 exponentiation (a doubling ladder, or the sliding window in the
+/// IFMA domain).
+pub(super) fn fermat_base_two_vartime(cpu: Tokens, n: &BigUint) -> Result<bool, ArithError> {
+    let ctx = MontContext::with_tokens(n, cpu)?;
+    let nm1 = to_limbs(&(n - 1u8), ctx.len()).expect("n - 1 < n fits");
+    Ok(pow2_vartime(&ctx, &nm1) == ctx.one())
 }

@@ -21,7 +21,7 @@ pub(super) fn random_odd(rng: &mut impl rand::Rng, bits: u64) -> BigUint {
 
 /// The odd primes below 2,000, for trial division before the (slow) modpow oracle.
 fn small_odd_primes() -> Vec<u32> {
-    (3u32..2000).filter(|&p| (2..p).take_while(|d| d * d <= p).all(|d| p % d != 0)).collect()
+    (3u32..2000).filter(|&p| is_small_prime(p.into())).collect()
 }
 
 /// Whether `n` has a prime factor below 2,000 other than itself: composite for sure.
@@ -96,4 +96,72 @@ pub(super) fn check_fermat_pseudoprimes(fermat: impl Fn(&[BigUint], usize) -> u8
         }
     }
     assert!(pseudoprimes_seen > 20, "the batch must contain numbers that pass");
+}
+
+/// Whether the small `p` is prime (trial division).
+fn is_small_prime(p: u64) -> bool {
+    p >= 2 && (2..p).take_while(|d| d * d <= p).all(|d| !p.is_multiple_of(d))
+}
+
+/// 2^p − 1 for the largest prime p <= `bits`: a Mersenne prime or a base-2 Fermat
+/// pseudoprime (p divides 2^(p−1) − 1 = (M_p − 1)/2 and 2^p ≡ 1 mod M_p), all ones.
+fn mersenne_at_most(bits: u64) -> BigUint {
+    let p = (2..=bits).rev().find(|&p| is_small_prime(p)).expect("bits >= 2");
+    (BigUint::one() << p) - 1u8
+}
+
+/// Public candidates of mixed sizes up to `bits` (>= 64) for variable-time batches, in
+/// an order that mixes sizes within each batch: the largest odd numbers of the size
+/// (2^bits − 1, 2^bits − 3), random odd numbers of bits, bits − 1, bits − 20 and bits/2
+/// bits, 2^p − 1 for the largest primes p <= bits and <= bits − 20 (pseudoprimes or
+/// primes; 2^521 − 1, 2^607 − 1, 2^1279 − 1, 2^2203 − 1 are Mersenne primes, at and
+/// below 512 + 9, 1024 − 417, ...), the small primes 3, 5, 7, 31, the base-2
+/// pseudoprimes 341, 561, 645, 1105, 2^32 + 1 and a Carmichael number of about 44 bits,
+/// and products of two Mersenne primes.
+pub(super) fn mixed_size_candidates(rng: &mut impl rand::Rng, bits: u64) -> Vec<BigUint> {
+    let mersenne = |p: u32| (BigUint::one() << p) - 1u8;
+    let mut big = vec![
+        (BigUint::one() << bits) - 1u8,
+        random_odd(rng, bits),
+        mersenne_at_most(bits),
+        random_odd(rng, bits - 1),
+        (BigUint::one() << bits) - 3u8,
+        random_odd(rng, bits - 20),
+        mersenne_at_most(bits - 20),
+        random_odd(rng, bits / 2),
+    ];
+    big.extend([521u32, 607, 1279, 2203].into_iter().filter(|&p| u64::from(p) <= bits).map(mersenne));
+    // (2^61 − 1)(2^89 − 1), 150 bits; (2^127 − 1)(2^521 − 1) when it fits.
+    big.push(mersenne(61) * mersenne(89));
+    if bits >= 648 {
+        big.push(mersenne(127) * mersenne(521));
+    }
+    let (a, b, c) = (6 * 195 + 1u64, 12 * 195 + 1u64, 18 * 195 + 1u64);
+    let small: Vec<BigUint> =
+        [3u64, 341, 5, 561, 7, 645, 31, 1105, (1 << 32) + 1].into_iter().map(BigUint::from).chain([BigUint::from(a) * b * c]).collect();
+    // Interleave: each run of lanes holds large and small numbers.
+    let mut out = Vec::new();
+    let (mut bi, mut si) = (big.into_iter(), small.into_iter());
+    loop {
+        let (x, y) = (bi.next(), si.next());
+        if x.is_none() && y.is_none() {
+            return out;
+        }
+        out.extend(x.into_iter().chain(y));
+    }
+}
+
+/// A Fermat lane kernel with `lanes` lanes, run at each batch's own shape (`fermat`
+/// takes only the candidates), against the oracle on [`mixed_size_candidates`] of 200
+/// and 1024 bits: from each start, batches of 1 to `lanes` candidates.
+pub(super) fn check_fermat_mixed_sizes(fermat: impl Fn(&[BigUint]) -> u8, lanes: usize) {
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(64);
+    for bits in [200u64, 1024] {
+        let cands = mixed_size_candidates(&mut rng, bits);
+        for start in 0..cands.len() {
+            let end = cands.len().min(start + 1 + start % lanes);
+            check_fermat(|c: &[BigUint], _| fermat(c), &cands[start..end], bits as usize);
+        }
+    }
 }

@@ -152,3 +152,43 @@ fn lanes_vs_scalar() {
         eprintln!("{bits} bits, 8 rounds: avx2 {tl:.3} ms ({} lanes), adx {ts:.3} ms, ratio {:.3}", lanes.lanes(), tl / ts);
     }
 }
+
+/// Variable-time Fermat batches of mixed public sizes on every kernel agree with modpow:
+/// full and partial batches, batches of small numbers only, the largest odd numbers of
+/// the size, pseudoprimes, Mersenne primes; bad candidates give errors.
+#[test]
+fn fermat_batch_vartime_mixed_sizes_match_modpow_on_every_kernel() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(16);
+    for bits in [512usize, 1024, 2048, 3072] {
+        let cands = super::test_support::mixed_size_candidates(&mut rng, bits as u64);
+        let want: Vec<bool> = cands.iter().map(super::test_support::fermat_passes).collect();
+        assert!(want.iter().filter(|&&w| w).count() >= 8, "numbers that pass are in the batches");
+        let short: Vec<usize> = (0..cands.len()).filter(|&i| cands[i].bits() < 64).collect();
+        for kernel in Kernel::available() {
+            let batch = FermatBatch::with_kernel(bits, kernel).unwrap();
+            let lanes = batch.lanes();
+            // Full batches (the last one partial), the same shifted by half a batch (other
+            // mixes), two pairs, and small numbers only.
+            let all: Vec<usize> = (0..cands.len()).collect();
+            let mut groups: Vec<Vec<usize>> = all.chunks(lanes).chain(all[lanes / 2..].chunks(lanes)).map(<[usize]>::to_vec).collect();
+            groups.extend([vec![0, 1], vec![cands.len() - 2, cands.len() - 1]].into_iter().map(|g| g[..g.len().min(lanes)].to_vec()));
+            groups.extend(short.chunks(lanes).map(<[usize]>::to_vec));
+            for g in groups {
+                let chunk: Vec<BigUint> = g.iter().map(|&i| cands[i].clone()).collect();
+                let mask = batch.test_vartime(&chunk).unwrap();
+                for (k, &i) in g.iter().enumerate() {
+                    assert_eq!(mask >> k & 1 == 1, want[i], "{kernel} bits {bits} lane {k} of {} n {}", g.len(), cands[i]);
+                }
+                assert_eq!(mask & !lane_mask(g.len()), 0, "padding lanes cleared");
+            }
+            // A bad candidate after a good one where the batch has room for two.
+            let with_good =
+                |bad: BigUint| if lanes > 1 { batch.test_vartime(&[BigUint::from(7u8), bad]) } else { batch.test_vartime(&[bad]) };
+            assert_eq!(with_good(BigUint::from(10u8)), Err(ArithError::EvenModulus));
+            assert_eq!(with_good(BigUint::one()), Err(ArithError::ModulusTooSmall));
+            assert_eq!(batch.test_vartime(&[BigUint::from(0u8)]), Err(ArithError::ModulusTooSmall));
+            let large = (BigUint::one() << bits) + 1u8;
+            assert_eq!(with_good(large), Err(ArithError::ModulusTooLarge { bits: bits as u64 + 1, max: bits as u64 }));
+        }
+    }
+}
