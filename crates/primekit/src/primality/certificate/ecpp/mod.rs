@@ -100,6 +100,9 @@ fn down_run(
     }
 }
 
+/// Entries a thread takes at a time: enough orders for a few batches of cofactor tests.
+const CHUNK: usize = 16;
+
 /// The first candidate for `n` at or after `from` and before entry `total` (the same
 /// one whatever `o.jobs`).
 fn search_level(n: &BigUint, from: Pos, total: usize, o: &ProveOptions) -> Result<Option<Candidate>, ProveError> {
@@ -115,10 +118,11 @@ fn search_level(n: &BigUint, from: Pos, total: usize, o: &ProveOptions) -> Resul
                 return Ok(Some(c));
             }
         }
-        return Ok(None);
+        return Ok(lv.flush());
     }
-    // Entries are handed out in order and every thread finishes the entry it holds, so
-    // the least position found is the one a single thread finds.
+    // Entries are handed out in order, CHUNK at a time, and every thread finishes the
+    // chunk it holds (its cofactors tested in batches as one thread tests them), so the
+    // least position found is the one a single thread finds.
     let next = AtomicUsize::new(from.entry);
     let stop = AtomicBool::new(false);
     let late = AtomicBool::new(false);
@@ -128,8 +132,8 @@ fn search_level(n: &BigUint, from: Pos, total: usize, o: &ProveOptions) -> Resul
             s.spawn(|| {
                 let Some(mut lv) = Level::new(n, o.ecpp_only) else { return };
                 while !stop.load(Ordering::Relaxed) {
-                    let entry = next.fetch_add(1, Ordering::Relaxed);
-                    if entry >= total {
+                    let start = next.fetch_add(CHUNK, Ordering::Relaxed);
+                    if start >= total {
                         break;
                     }
                     if timed_out(o) {
@@ -137,8 +141,10 @@ fn search_level(n: &BigUint, from: Pos, total: usize, o: &ProveOptions) -> Resul
                         stop.store(true, Ordering::Relaxed);
                         break;
                     }
-                    let first = if entry == from.entry { from.order } else { 0 };
-                    if let Some(c) = lv.try_entry(entry, first) {
+                    let found = (start..(start + CHUNK).min(total))
+                        .find_map(|entry| lv.try_entry(entry, if entry == from.entry { from.order } else { 0 }))
+                        .or_else(|| lv.flush());
+                    if let Some(c) = found {
                         let mut b = best.lock().expect("no panics while held");
                         if b.as_ref().is_none_or(|x| c.pos < x.pos) {
                             *b = Some(c);

@@ -12,6 +12,7 @@ use super::class_table::{search_order, table};
 use super::cornacchia::{cornacchia, order, traces};
 use super::rho::rho_factor;
 use super::sqrt::Sqrt;
+use crate::arith::lanes::FermatBatch;
 use crate::primality::is_prime_u64;
 use crate::primality::lucas::{selfridge_method_a, LucasLadder, SearchOptions};
 use crate::primality::MillerRabin;
@@ -254,7 +255,25 @@ impl OrderResidues {
     }
 }
 
-/// One N's search state: its ring, its square roots, its options.
+/// An order that passed every test but the probable-prime test of its cofactor, waiting
+/// for a batch of those tests.
+struct Pending {
+    pos: Pos,
+    m: BigUint,
+    q: BigUint,
+    small: Vec<(u32, u32)>,
+    /// The discriminant's table index (`None` for N - 1).
+    table: Option<usize>,
+}
+
+/// One N's search state: its ring, its square roots, its options, and the orders whose
+/// cofactors wait for a batch of base-2 Fermat tests.
+///
+/// Why batches: the cofactors of one level are public moduli of about N's size, and
+/// the kernel's lanes run one Fermat test per lane ([`FermatBatch::test_vartime`]).
+/// Nearly all cofactors are composite and fail it; the few that pass get the whole
+/// probable-prime test ([`probable_prime`]), in search order, so the candidate found is
+/// the one that testing each order in turn finds.
 pub(super) struct Level {
     pub(super) n: BigUint,
     pub(super) sq: Sqrt,
@@ -264,14 +283,87 @@ pub(super) struct Level {
     /// use).
     residues: [Option<OrderResidues>; 2],
     scratch: Vec<u32>,
+    fermat: FermatBatch,
+    pending: Vec<Pending>,
 }
 
 impl Level {
     /// `None` if N has no Montgomery form or no square roots (N is then not an odd
     /// prime; the caller treats it as "no candidate").
     pub(super) fn new(n: &BigUint, ecpp_only: bool) -> Option<Level> {
+        Level::with_batch(n, ecpp_only, FermatBatch::new(n.bits() as usize).ok()?)
+    }
+
+    /// [`Level::new`] with the cofactors' Fermat tests on `fermat`.
+    fn with_batch(n: &BigUint, ecpp_only: bool, fermat: FermatBatch) -> Option<Level> {
         let sq = Sqrt::new(Ring::new(n)?)?;
-        Some(Level { n: n.clone(), sq, ecpp_only, count: trial_primes(n.bits()), residues: [None, None], scratch: Vec::new() })
+        Some(Level {
+            n: n.clone(),
+            sq,
+            ecpp_only,
+            count: trial_primes(n.bits()),
+            residues: [None, None],
+            scratch: Vec::new(),
+            fermat,
+            pending: Vec::new(),
+        })
+    }
+
+    /// Tests the queued cofactors, in batches of the lanes' width (`all`: the last,
+    /// partial batch too; otherwise it stays queued), and gives the first candidate, in
+    /// search order, whose cofactor is a probable prime; the queue is then empty.
+    fn test_queued(&mut self, all: bool) -> Option<Candidate> {
+        let lanes = self.fermat.lanes();
+        let whole = if all { self.pending.len() } else { self.pending.len() / lanes * lanes };
+        let tested: Vec<Pending> = self.pending.drain(..whole).collect();
+        for batch in tested.chunks(lanes) {
+            // One lane: the whole test at once (a Fermat test first would only repeat
+            // the base-2 strong test for the one cofactor in about 60 that passes).
+            let pass = if lanes == 1 { u64::MAX } else { self.fermat_mask(batch) };
+            for (k, p) in batch.iter().enumerate() {
+                if pass >> k & 1 == 1 && (p.q.is_one() || probable_prime(&p.q)) {
+                    self.pending.clear();
+                    return Some(self.candidate(p));
+                }
+            }
+        }
+        None
+    }
+
+    /// Tests every queued cofactor: [`Self::try_entry`] leaves a partial batch queued, to
+    /// be called when no entry follows.
+    pub(super) fn flush(&mut self) -> Option<Candidate> {
+        self.test_queued(true)
+    }
+
+    /// Bit k set when the k-th cofactor passes the base-2 Fermat test (q = 1, an N - 1
+    /// that is smooth, passes).
+    fn fermat_mask(&self, batch: &[Pending]) -> u64 {
+        let ones: u64 = batch.iter().enumerate().map(|(k, p)| u64::from(p.q.is_one()) << k).sum();
+        let tested: Vec<BigUint> = batch.iter().filter(|p| !p.q.is_one()).map(|p| p.q.clone()).collect();
+        if tested.is_empty() {
+            return ones;
+        }
+        let Ok(mask) = self.fermat.test_vartime(&tested) else { return u64::MAX };
+        // Spread the tested cofactors' bits back over the batch's positions.
+        let mut out = ones;
+        let mut j = 0;
+        for (k, p) in batch.iter().enumerate() {
+            if !p.q.is_one() {
+                out |= (mask >> j & 1) << k;
+                j += 1;
+            }
+        }
+        out
+    }
+
+    fn candidate(&self, p: &Pending) -> Candidate {
+        let sq = &self.sq;
+        let disc_roots = match p.table {
+            Some(i) => table()[i].prime_discs.iter().filter_map(|&d| sq.cached_root(d).map(|r| (d, sq.ring().to_big(r)))).collect(),
+            None => Vec::new(),
+        };
+        Candidate { pos: p.pos, m: p.m.clone(), q: p.q.clone(), small: p.small.clone(), disc_roots }
     }
 
     /// The prime discriminants whose roots the entries from `entry` on will ask for, not
@@ -299,7 +391,9 @@ impl Level {
         wanted
     }
 
-    /// The first acceptable candidate of entry `entry`, from order index `first` on.
+    /// Queues the orders of entry `entry` (from order index `first` on) that pass all but
+    /// the probable-prime test; gives a candidate when a full batch tested finds one.
+    /// Entries go in search order; [`Self::flush`] tests what is left.
     pub(super) fn try_entry(&mut self, entry: usize, first: usize) -> Option<Candidate> {
         let n = self.n.clone();
         let (pass, index) = locate(entry);
@@ -328,12 +422,13 @@ impl Level {
             let m = &n - 1u8;
             let (small, q) = split_small(&m, count);
             // N - 1 = k q: Pocklington with F = N - 1 (q proved next, or smooth).
-            if q < n && new_q(&small) && in_pass(&q) && (q.is_one() || probable_prime(&q)) {
-                return Some(Candidate { pos: Pos { entry, order: 0 }, m, q, small, disc_roots: Vec::new() });
+            if q < n && new_q(&small) && in_pass(&q) {
+                self.pending.push(Pending { pos: Pos { entry, order: 0 }, m, q, small, table: None });
             }
-            return None;
+            return self.test_queued(false);
         }
-        let e = &table()[table_index(entry, n.bits()).expect("not N - 1")];
+        let index = table_index(entry, n.bits()).expect("not N - 1");
+        let e = &table()[index];
         if e.prime_discs.iter().all(|&p| self.sq.legendre(p) == 1) && e.prime_discs.iter().any(|&p| self.sq.uncached(p)) {
             let wanted = self.upcoming_roots(entry);
             self.sq.sqrt_small_many(&wanted);
@@ -347,13 +442,9 @@ impl Level {
             let (small, rest) = split_small_given(&m, &self.scratch);
             let q = if third { split_by_rho(&rest) } else { Some(rest) };
             let Some(q) = q.filter(|q| q < &n && (third || new_q(&small)) && in_pass(q) && large_enough(q, &n)) else { continue };
-            if probable_prime(&q) {
-                let sq = &self.sq;
-                let disc_roots = e.prime_discs.iter().filter_map(|&p| sq.cached_root(p).map(|r| (p, sq.ring().to_big(r)))).collect();
-                return Some(Candidate { pos: Pos { entry, order: i }, m, q, small, disc_roots });
-            }
+            self.pending.push(Pending { pos: Pos { entry, order: i }, m, q, small, table: Some(index) });
         }
-        None
+        self.test_queued(false)
     }
 }
 
@@ -373,6 +464,36 @@ mod tests {
         assert!(large_enough(&BigUint::from(100_100_000u64), &n));
         assert!(probable_prime(&((BigUint::from(1u8) << 127) - 1u8)));
         assert!(!probable_prime(&(BigUint::from(561u32) * BigUint::from(1105u32) * ((BigUint::from(1u8) << 89) - 1u8))));
+    }
+
+    /// Cofactors tested in batches on the widest lanes give the candidate that testing
+    /// one order at a time gives (the first in search order), on a chain of levels from
+    /// 700 bits down (so batches of several sizes and levels whose winner comes late).
+    #[test]
+    fn batched_cofactor_tests_find_the_first_candidate() {
+        use crate::arith::Kernel;
+        let first = |n: &BigUint, kernel: Option<Kernel>| {
+            let bits = n.bits() as usize;
+            let fermat = match kernel {
+                Some(k) => FermatBatch::with_kernel(bits, k).unwrap(),
+                None => FermatBatch::new(bits).unwrap(),
+            };
+            let mut lv = Level::with_batch(n, false, fermat).unwrap();
+            (0..lower_level_end()).find_map(|e| lv.try_entry(e, 0)).or_else(|| lv.flush())
+        };
+        let mut n = (BigUint::from(1u8) << 700u32) - 1u8;
+        while !probable_prime(&n) {
+            n -= 2u8;
+        }
+        let mut levels = 0;
+        while n.bits() > 100 {
+            let wide = first(&n, None).expect("a candidate");
+            let one = first(&n, Some(Kernel::Portable)).expect("a candidate");
+            assert_eq!((wide.pos, &wide.q, &wide.m), (one.pos, &one.q, &one.m), "{} bits", n.bits());
+            n = wide.q;
+            levels += 1;
+        }
+        assert!(levels >= 5, "{levels}");
     }
 
     /// The orders' residues from N + 1's and the trace's equal the orders' own, for
