@@ -67,6 +67,8 @@ SKIPS=(
     msb_byte_distribution                                            # 1.7 min: 5760 generated primes
     chernick_carmichael_numbers_are_composite                        # 4 min: is_prime on random triples until all three are prime
     public_corpus_every_verdict                                      # 3.4 min: 1326 corpus values, many of thousands of bits
+    known_large_primes_and_their_products                            # 49 s: 128 rounds on 2^4423 - 1 (the portable kernel at that size runs natively in kernels.sh)
+    genus_factor_roots_are_class_polynomial_roots                    # 12 s: the class table's genus factors (number theory, no kernel code of its own)
 )
 filters=()
 if [ "${AARCH64_FULL:-0}" != 1 ]; then
