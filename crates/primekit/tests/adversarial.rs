@@ -15,6 +15,7 @@ use num_traits::One;
 use oracles::*;
 use primekit::hazmat::primality::MillerRabin;
 use primekit::hazmat::sieve::trial_divide_vartime;
+use primekit::certificate::{prove, ProveError};
 use primekit::{is_prime, try_is_prime};
 use rand::SeedableRng;
 
@@ -55,6 +56,9 @@ fn carmichael_numbers() {
             }
         }
         assert!(!is_prime(n), "Carmichael number {n} declared prime ({note})");
+        // The prover screens by BPSW before its search: a composite gets no certificate
+        // and is reported as composite.
+        assert!(matches!(prove(n), Err(ProveError::Composite(_))), "Carmichael number {n}: prove ({note})");
     }
     assert!(listed.iter().any(|(n, _)| n.bits() > 1300), "the 397-digit Arnault number is missing");
     report("Carmichael numbers (corpus)", listed.len());

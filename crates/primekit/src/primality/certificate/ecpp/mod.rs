@@ -23,6 +23,7 @@ use super::Step;
 use cm_curve::CurveError;
 use num_bigint::BigUint;
 use pocklington::WitnessError;
+pub(super) use search::probable_prime;
 use search::{entries, Candidate, Level, Pos};
 use sqrt::Sqrt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

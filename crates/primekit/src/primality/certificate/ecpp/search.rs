@@ -149,7 +149,7 @@ pub(super) struct Candidate {
 
 /// Probable primality of q (BPSW: a base-2 strong test, then a strong Lucas test); exact
 /// below 2^64.
-pub(super) fn probable_prime(q: &BigUint) -> bool {
+pub(in crate::primality::certificate) fn probable_prime(q: &BigUint) -> bool {
     if q.bits() <= 64 {
         return is_prime_u64(q.to_u64().expect("64 bits"));
     }
