@@ -7,9 +7,20 @@
 use num_bigint::{BigUint, RandBigInt};
 use num_traits::{One, Zero};
 
-/// The base-2 Fermat oracle: 2^(n - 1) = 1 (mod n), by num-bigint.
+/// The base-2 Fermat oracle: 2^(n - 1) = 1 (mod n), by num-bigint. Each number's answer
+/// is computed once per process and kept: the checks run the same candidates through
+/// several batches, partial batches and kernels.
 pub(super) fn fermat_passes(n: &BigUint) -> bool {
-    BigUint::from(2u8).modpow(&(n - 1u8), n).is_one()
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static SEEN: OnceLock<Mutex<HashMap<BigUint, bool>>> = OnceLock::new();
+    let seen = SEEN.get_or_init(Default::default);
+    if let Some(&pass) = seen.lock().unwrap_or_else(|e| e.into_inner()).get(n) {
+        return pass;
+    }
+    let pass = BigUint::from(2u8).modpow(&(n - 1u8), n).is_one();
+    seen.lock().unwrap_or_else(|e| e.into_inner()).insert(n.clone(), pass);
+    pass
 }
 
 /// A random odd number of exactly `bits` bits.
@@ -29,29 +40,54 @@ fn has_small_factor(n: &BigUint, small: &[u32]) -> bool {
     small.iter().any(|&p| *n > BigUint::from(p) && (n % p).is_zero())
 }
 
+/// Whether the odd `n` is a base-2 probable prime, found cheaply: no factor below 2,000,
+/// then primekit's own variable-time strong base-2 test (several times faster than
+/// num-bigint's modpow at 2k-4k bits) as a filter, and the num-bigint oracle
+/// [`fermat_passes`] on what the filter lets through, so every number reported is one
+/// the oracle passes. A strong base-2 probable prime is a Fermat one, so the filter only
+/// drops composites unless primekit's test is wrong: then the searches below find
+/// nothing and panic (or skip a number a modpow-only search would stop at).
+fn probable_prime(n: &BigUint, small: &[u32]) -> bool {
+    if has_small_factor(n, small) {
+        return false;
+    }
+    let filter = *n < BigUint::from(5u8) || crate::primality::MillerRabin::new_vartime(n).map_or(true, |mr| mr.passes_base_two_vartime());
+    filter && fermat_passes(n)
+}
+
+/// Odd candidates a search looks at before declaring its filter broken: about 58 times
+/// the expected count, bits * ln(2) / 2 (one odd number in that many is prime).
+fn search_limit(bits: u64) -> u64 {
+    20 * bits
+}
+
 /// A base-2 probable prime with exactly `bits` bits (the oracle is modpow itself, so any
-/// odd number is a valid case); trial division first keeps modpow calls few.
+/// odd number is a valid case), found by [`probable_prime`].
 pub(super) fn random_prime(rng: &mut impl rand::Rng, bits: u64) -> BigUint {
     let small = small_odd_primes();
-    loop {
+    for _ in 0..search_limit(bits) {
         let n = random_odd(rng, bits);
-        if !has_small_factor(&n, &small) && fermat_passes(&n) {
+        if probable_prime(&n, &small) {
             return n;
         }
     }
+    panic!("no base-2 probable prime of {bits} bits in {} random odd numbers: the filter is wrong", search_limit(bits));
 }
 
-/// The first base-2 probable prime at or above the odd `n`, stepping by 2. Numbers with
-/// a small factor are skipped before the modpow: composites only, so the walk stops
-/// where a modpow-only walk would, except at a base-2 pseudoprime with a factor below
-/// 2,000 (341 = 11 * 31 is one), about seven times sooner at cryptographic sizes.
+/// The first base-2 probable prime at or above the odd `n`, stepping by 2 and testing by
+/// [`probable_prime`]: where a modpow-only walk would stop, except at a base-2
+/// pseudoprime with a factor below 2,000 (341 = 11 * 31 is one) or one that is not a
+/// strong pseudoprime (both vanishingly rare at the random sizes searched here).
 pub(crate) fn next_fermat_pass(n: &BigUint) -> BigUint {
     let small = small_odd_primes();
     let mut n = n.clone();
-    while has_small_factor(&n, &small) || !fermat_passes(&n) {
+    for _ in 0..search_limit(n.bits()) {
+        if probable_prime(&n, &small) {
+            return n;
+        }
         n += 2u8;
     }
-    n
+    panic!("no base-2 probable prime in {} odd numbers from {n}: the filter is wrong", search_limit(n.bits()));
 }
 
 /// One call of a Fermat lane kernel (`fermat(candidates, bits)`, a lane mask) against
