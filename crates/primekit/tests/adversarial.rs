@@ -13,9 +13,9 @@ mod oracles;
 use num_bigint::{BigUint, RandBigInt};
 use num_traits::One;
 use oracles::*;
+use primekit::certificate::{prove, ProveError};
 use primekit::hazmat::primality::MillerRabin;
 use primekit::hazmat::sieve::trial_divide_vartime;
-use primekit::certificate::{prove, ProveError};
 use primekit::{is_prime, try_is_prime};
 use rand::SeedableRng;
 
