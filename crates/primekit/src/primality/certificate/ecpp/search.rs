@@ -316,10 +316,10 @@ impl Level {
         })
     }
 
-    /// Tests the queued cofactors, in batches of the lanes' width (one for N below
-    /// [`BATCH_MIN_BITS`]; `all`: the last,
-    /// partial batch too; otherwise it stays queued), and gives the first candidate, in
-    /// search order, whose cofactor is a probable prime; the queue is then empty.
+    /// Tests the queued cofactors in batches of the lanes' width (one for N below
+    /// [`BATCH_MIN_BITS`]), the last partial batch only when `all` (otherwise it stays
+    /// queued), and gives the first candidate, in search order, whose cofactor is a
+    /// probable prime; the queue is then empty.
     fn test_queued(&mut self, all: bool) -> Option<Candidate> {
         let lanes = if self.n.bits() >= BATCH_MIN_BITS { self.fermat.lanes() } else { 1 };
         let whole = if all { self.pending.len() } else { self.pending.len() / lanes * lanes };
