@@ -9,13 +9,15 @@
 //! quadratic twists; for j = 0 and 1728 (D = -3, -4) B, respectively A, runs over
 //! small integers too, which reaches the sextic and quartic twists. A twist found wrong
 //! is not tried again: its class (a power residue symbol: a Jacobi symbol for the quadratic
-//! twists, one exponentiation for D = -3, -4) is noted.
+//! twists, one exponentiation for D = -3, -4) is noted. For D = -3, -4 the right twist is
+//! first computed from the trace ([`super::cm_twist`]); that search is the fallback.
 
 use super::super::curve::Curve;
 use super::super::ecpp_check::{point_test, PointTest};
 use super::super::field::{El, Ring};
 use super::super::EcppStep;
 use super::class_table::{ClassEntry, GenusFactor, Invariant};
+use super::cm_twist;
 use super::poly::{find_root, Poly, RootError};
 use super::sqrt::Sqrt;
 use crate::primality::jacobi::jacobi_binary;
@@ -161,6 +163,25 @@ pub(super) fn build_step(sq: &mut Sqrt, e: &ClassEntry, m: &BigUint, q: &BigUint
         }
     };
     let cofactor = m / q;
+    // D = -3, -4: the twist with the order's trace from a residue character
+    // ([`super::cm_twist`]), twisted further only by squares c; tried first, on its own.
+    if let Some(p) = cm_twist::parameter(f, e.d, &(BigInt::from(f.modulus() + 1u8) - BigInt::from(m.clone()))) {
+        let (a0, b0) = if e.d == -4 { (p, f.zero()) } else { (f.zero(), p) };
+        for i in 1..=MAX_TRIES {
+            let x = f.small(i as i64);
+            let c = f.add(&f.mul(&x, &f.add(&f.sqr(&x), &a0)), &b0);
+            // A square c (Jacobi symbol 1, so also prime to N) keeps the class.
+            if jacobi_binary(&BigInt::from(f.to_big(&c)), f.modulus()) != 1 {
+                continue;
+            }
+            match attempt(f, &a0, &b0, &x, &c, &cofactor, q)? {
+                Attempt::Step(s) => return Ok(finish(f, s, e.d, m, q)),
+                Attempt::Retry => {}
+                // N composite (or an m not of this curve): the search below decides.
+                Attempt::WrongTwist => break,
+            }
+        }
+    }
     // The twist class of a curve (by which its order is known once tried): the class of
     // c mod squares, of a mod fourth powers (j = 1728), of b mod sixth powers (j = 0),
     // read off as a power with exponent (N - 1) / k (for c, as its Jacobi symbol). A class
@@ -186,16 +207,9 @@ pub(super) fn build_step(sq: &mut Sqrt, e: &ClassEntry, m: &BigUint, q: &BigUint
         if !unit(f, &c, "x^3 + A x + B")? {
             continue;
         }
-        let cc = f.sqr(&c);
-        let a = f.mul(&a0, &cc);
-        let b = f.mul(&b0, &f.mul(&cc, &c));
-        let disc = f.add(&f.mul_small(&f.mul(&a, &f.sqr(&a)), 4), &f.mul_small(&f.sqr(&b), 27));
-        if !unit(f, &disc, "4a^3 + 27b^2")? {
-            continue;
-        }
         let class = match e.d {
-            -3 => f.pow(&b, &class_exp),
-            -4 => f.pow(&a, &class_exp),
+            -3 => f.pow(&f.mul(&b0, &f.mul(&f.sqr(&c), &c)), &class_exp),
+            -4 => f.pow(&f.mul(&a0, &f.sqr(&c)), &class_exp),
             // c's class mod squares is its Legendre symbol: a Jacobi symbol by the binary
             // algorithm, far cheaper than c^((N-1)/2) (N is prime when the step holds).
             _ => f.small(i64::from(jacobi_binary(&BigInt::from(f.to_big(&c)), f.modulus()))),
@@ -203,37 +217,67 @@ pub(super) fn build_step(sq: &mut Sqrt, e: &ClassEntry, m: &BigUint, q: &BigUint
         if wrong.contains(&class) {
             continue;
         }
-        let (px, py) = (f.mul(&c, &x), cc);
-        // A gcd that is not 1 or N proves N composite; otherwise try the next point.
-        match point_test(&Curve { ring: f, a: a.clone() }, &px, &py, &cofactor, q) {
-            PointTest::Holds => {}
-            PointTest::QNotFinite(g) => {
-                gcd_is_one(f, g, "Z of (m/q) P")?;
-                continue;
-            }
-            PointTest::NotInfinity(g) => {
-                // Not the point at infinity: the wrong twist (or a wrong m).
-                gcd_is_one(f, g, "Z of m P")?;
-                wrong.push(class);
-                continue;
-            }
-            PointTest::YNotUnit(g) => {
-                gcd_is_one(f, g, "Y of m P")?;
-                continue;
-            }
+        match attempt(f, &a0, &b0, &x, &c, &cofactor, q)? {
+            Attempt::Step(s) => return Ok(finish(f, s, e.d, m, q)),
+            Attempt::WrongTwist => wrong.push(class),
+            Attempt::Retry => {}
         }
-        return Ok(EcppStep {
-            n: f.modulus().clone(),
-            a: f.to_big(&a),
-            b: f.to_big(&b),
-            m: m.clone(),
-            q: q.clone(),
-            x: f.to_big(&px),
-            y: f.to_big(&py),
-            d: Some(e.d),
-        });
     }
     Err(CurveError::Failed)
+}
+
+/// What one curve and point gave.
+enum Attempt {
+    /// The point test held: (N, a, b, x, y) of the step.
+    Step([El; 4]),
+    /// m P is not the point at infinity: the wrong twist (or a wrong m).
+    WrongTwist,
+    /// A degenerate choice (singular curve, (m/q) P or Y not invertible): another x.
+    Retry,
+}
+
+/// The point (c x, c^2) on y^2 = x^3 + a0 c^2 x + b0 c^3, for c = x^3 + a0 x + b0, put
+/// through the checker's own point test.
+/// c must be invertible.
+fn attempt(f: &Ring, a0: &El, b0: &El, x: &El, c: &El, cofactor: &BigUint, q: &BigUint) -> Result<Attempt, CurveError> {
+    let cc = f.sqr(c);
+    let a = f.mul(a0, &cc);
+    let b = f.mul(b0, &f.mul(&cc, c));
+    let disc = f.add(&f.mul_small(&f.mul(&a, &f.sqr(&a)), 4), &f.mul_small(&f.sqr(&b), 27));
+    if !unit(f, &disc, "4a^3 + 27b^2")? {
+        return Ok(Attempt::Retry);
+    }
+    let (px, py) = (f.mul(c, x), cc);
+    // A gcd that is not 1 or N proves N composite; otherwise try the next point.
+    Ok(match point_test(&Curve { ring: f, a: a.clone() }, &px, &py, cofactor, q) {
+        PointTest::Holds => Attempt::Step([a, b, px, py]),
+        PointTest::QNotFinite(g) => {
+            gcd_is_one(f, g, "Z of (m/q) P")?;
+            Attempt::Retry
+        }
+        PointTest::NotInfinity(g) => {
+            gcd_is_one(f, g, "Z of m P")?;
+            Attempt::WrongTwist
+        }
+        PointTest::YNotUnit(g) => {
+            gcd_is_one(f, g, "Y of m P")?;
+            Attempt::Retry
+        }
+    })
+}
+
+/// The step from an attempt's (a, b, x, y).
+fn finish(f: &Ring, [a, b, x, y]: [El; 4], d: i64, m: &BigUint, q: &BigUint) -> EcppStep {
+    EcppStep {
+        n: f.modulus().clone(),
+        a: f.to_big(&a),
+        b: f.to_big(&b),
+        m: m.clone(),
+        q: q.clone(),
+        x: f.to_big(&x),
+        y: f.to_big(&y),
+        d: Some(d),
+    }
 }
 
 #[cfg(test)]

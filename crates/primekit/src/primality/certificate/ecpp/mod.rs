@@ -10,6 +10,7 @@
 
 mod class_table;
 mod cm_curve;
+mod cm_twist;
 mod cornacchia;
 mod pocklington;
 mod poly;
