@@ -458,8 +458,25 @@ pub struct PassesCt {
 
 impl PassesCt {
     /// `rng` is used only for [`FixedSecret::Random`] (n comes from the OS generator).
-    pub fn new(bits: usize, kernel: Kernel, fixed: FixedSecret, rng: &mut ChaCha20Rng) -> Result<Self, Error> {
-        let n = primekit::generate_prime(bits as u32)?;
+    /// With `two_adic` = Some(s), n is drawn again until v2(n - 1) = s (1 <= s <= 16):
+    /// the number of the round's squarings that square the constant 1 follows the
+    /// base's order, which s bounds (s = 1: a^d = ±1 for every base).
+    pub fn new(bits: usize, kernel: Kernel, fixed: FixedSecret, two_adic: Option<u32>, rng: &mut ChaCha20Rng) -> Result<Self, Error> {
+        let mut n = primekit::generate_prime(bits as u32)?;
+        if let Some(s) = two_adic {
+            if !(1..=16).contains(&s) {
+                return Err(Error::InvalidArgument(format!("v2(n - 1) = {s}: 1 to 16 only")));
+            }
+            // Expected 2^s draws; 2^22 bounds the loop far above that.
+            let mut draws = 0u32;
+            while (&n - 1u8).trailing_zeros() != Some(u64::from(s)) {
+                draws += 1;
+                if draws > 1 << 22 {
+                    return Err(Error::InvalidArgument(format!("no prime with v2(n - 1) = {s} found")));
+                }
+                n = primekit::generate_prime(bits as u32)?;
+            }
+        }
         let mr = MillerRabin::with_kernel(&n, kernel)?;
         let fixed_base = match fixed {
             FixedSecret::Special => {
@@ -486,7 +503,8 @@ impl Target for PassesCt {
         "passes_ct"
     }
     fn detail(&self) -> String {
-        format!("prime n of {} bits public, base secret", self.n.bits()) + &fixed_note(self.fixed, "base")
+        let s = (&self.n - 1u8).trailing_zeros().unwrap_or(0);
+        format!("prime n of {} bits public (v2(n - 1) = {s}), base secret", self.n.bits()) + &fixed_note(self.fixed, "base")
     }
     fn prepare(&mut self, class: Class, rng: &mut ChaCha20Rng) -> Vec<Limb> {
         match class {
@@ -782,15 +800,18 @@ mod tests {
         assert_ne!(random.prepare(Class::Random, &mut rng), e);
         assert!(random.detail().ends_with("fixed class: one random exponent"), "{}", random.detail());
 
-        let mut passes = PassesCt::new(256, Kernel::Portable, FixedSecret::Random, &mut rng).unwrap();
+        let mut passes = PassesCt::new(256, Kernel::Portable, FixedSecret::Random, None, &mut rng).unwrap();
         let a = passes.prepare(Class::Fixed, &mut rng);
         let n = passes.n.clone();
         let av = primekit::hazmat::limbs::from_limbs(&a);
         assert!(av > BigUint::from(2u8) && av <= &n - 2u8, "base in (2, n - 2]");
         assert_eq!(passes.prepare(Class::Fixed, &mut rng), a);
         assert!(passes.mr.passes_ct(&a), "n is prime: every base passes");
-        let mut two = PassesCt::new(256, Kernel::Portable, FixedSecret::Special, &mut rng).unwrap();
+        let mut two = PassesCt::new(256, Kernel::Portable, FixedSecret::Special, Some(5), &mut rng).unwrap();
         assert_eq!(primekit::hazmat::limbs::from_limbs(&two.prepare(Class::Fixed, &mut rng)), BigUint::from(2u8));
+        assert_eq!((&two.n - 1u8).trailing_zeros(), Some(5), "the prime asked for: v2(n - 1) = 5");
+        assert!(two.detail().contains("v2(n - 1) = 5"), "{}", two.detail());
+        assert!(PassesCt::new(256, Kernel::Portable, FixedSecret::Special, Some(17), &mut rng).is_err());
     }
 
     #[test]
