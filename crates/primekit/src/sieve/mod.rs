@@ -9,6 +9,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod divisors;
 pub mod groups;
 pub mod primes;
 pub mod residues;

@@ -19,10 +19,12 @@ use std::sync::OnceLock;
 
 /// Consecutive primes of one static list paired while their product stays below 2^50,
 /// with the residue kernel's constants of the pair products.
-struct PairTable {
-    table: ResidueTable,
+pub(super) struct PairTable {
+    pub(super) table: ResidueTable,
     /// Pair k holds primes [first[k], first[k + 1]) of the list.
-    first: Vec<u32>,
+    pub(super) first: Vec<u32>,
+    /// The pair products (a lone prime where the next one would overflow).
+    pub(super) products: Vec<u64>,
 }
 
 impl PairTable {
@@ -46,12 +48,12 @@ impl PairTable {
             }
         }
         first.push(list.len() as u32);
-        Some(PairTable { table: ResidueTable::accelerated(&moduli)?, first })
+        Some(PairTable { table: ResidueTable::accelerated(&moduli)?, first, products: moduli })
     }
 }
 
 /// The pair table of the static list `primes` is a prefix of, if any (built on first use).
-fn pair_table(primes: &[u32]) -> Option<&'static PairTable> {
+pub(super) fn pair_table(primes: &[u32]) -> Option<&'static PairTable> {
     static SMALL: OnceLock<Option<PairTable>> = OnceLock::new();
     static P22: OnceLock<Option<PairTable>> = OnceLock::new();
     static P26: OnceLock<Option<PairTable>> = OnceLock::new();

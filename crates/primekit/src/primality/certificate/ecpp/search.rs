@@ -16,6 +16,7 @@ use crate::arith::lanes::FermatBatch;
 use crate::primality::is_prime_u64;
 use crate::primality::lucas::{selfridge_method_a, LucasLadder, SearchOptions};
 use crate::primality::MillerRabin;
+use crate::sieve::divisors::PairDivisors;
 use crate::sieve::odd_primes_below_2_22;
 use crate::sieve::residues::residues;
 use num_bigint::{BigInt, BigUint};
@@ -181,12 +182,14 @@ pub(super) fn trial_primes(bits: u64) -> usize {
 /// m = small * rest with `small` the prime powers of the first `count` primes (and 2).
 pub(super) fn split_small(m: &BigUint, count: usize) -> (Vec<(u32, u32)>, BigUint) {
     let mut res = Vec::new();
-    residues(&m.to_u64_digits(), &odd_primes_below_2_22()[..count], &mut res);
-    split_small_given(m, &res)
+    let primes = &odd_primes_below_2_22()[..count];
+    residues(&m.to_u64_digits(), primes, &mut res);
+    let divisors: Vec<u32> = primes.iter().zip(&res).filter(|&(_, &r)| r == 0).map(|(&p, _)| p).collect();
+    split_small_given(m, &divisors)
 }
 
-/// [`split_small`] with m's residues by the first `res.len()` odd primes given.
-fn split_small_given(m: &BigUint, res: &[u32]) -> (Vec<(u32, u32)>, BigUint) {
+/// [`split_small`] given the odd primes (of the first ones) that divide m.
+fn split_small_given(m: &BigUint, divisors: &[u32]) -> (Vec<(u32, u32)>, BigUint) {
     let mut small = Vec::new();
     let mut rest = m.clone();
     let twos = rest.trailing_zeros().unwrap_or(0);
@@ -194,15 +197,13 @@ fn split_small_given(m: &BigUint, res: &[u32]) -> (Vec<(u32, u32)>, BigUint) {
         rest >>= twos;
         small.push((2, twos as u32));
     }
-    for (&p, &r) in odd_primes_below_2_22().iter().zip(res) {
-        if r == 0 {
-            let mut e = 0;
-            while (&rest % p).is_zero() {
-                rest /= p;
-                e += 1;
-            }
-            small.push((p, e));
+    for &p in divisors {
+        let mut e = 0;
+        while (&rest % p).is_zero() {
+            rest /= p;
+            e += 1;
         }
+        small.push((p, e));
     }
     (small, rest)
 }
@@ -218,47 +219,73 @@ fn split_by_rho(rest: &BigUint) -> Option<BigUint> {
     Some(g.max(other))
 }
 
-/// Residues of the orders N + 1 - trace by the first odd primes, from those of N + 1
-/// (once per level) and of |trace| (about half N's size; one trace and its negative
-/// share them): trial division of the orders without dividing each order.
+/// Trial division of the orders N + 1 - trace by the first odd primes, from residues of
+/// N + 1 (once per level) and of |trace| (about half N's size; one trace and its
+/// negative share them), without dividing each order: by pair residues and a product
+/// per prime where the CPU has the vector residue backend ([`PairDivisors`]), else by
+/// each prime's residue.
 struct OrderResidues {
-    n_plus_1: Vec<u32>,
-    /// The residues of `magnitude`, the last |trace|.
-    trace: Vec<u32>,
-    magnitude: BigUint,
+    by: By,
+    /// The last |trace|, whose residues are held.
+    magnitude: Option<BigUint>,
+}
+
+enum By {
+    Pairs { div: PairDivisors, n_plus_1: Vec<u64>, trace: Vec<u64> },
+    Primes { n_plus_1: Vec<u32>, trace: Vec<u32> },
 }
 
 impl OrderResidues {
     fn new(n: &BigUint, count: usize) -> OrderResidues {
-        let mut n_plus_1 = Vec::new();
-        residues(&(n + 1u8).to_u64_digits(), &odd_primes_below_2_22()[..count], &mut n_plus_1);
-        OrderResidues { n_plus_1, trace: Vec::new(), magnitude: BigUint::ZERO }
+        let primes = &odd_primes_below_2_22()[..count];
+        let n1 = (n + 1u8).to_u64_digits();
+        let by = match PairDivisors::new(primes) {
+            Some(div) => {
+                let mut n_plus_1 = Vec::new();
+                div.residues(&n1, &mut n_plus_1);
+                By::Pairs { div, n_plus_1, trace: Vec::new() }
+            }
+            None => {
+                let mut n_plus_1 = Vec::new();
+                residues(&n1, primes, &mut n_plus_1);
+                By::Primes { n_plus_1, trace: Vec::new() }
+            }
+        };
+        OrderResidues { by, magnitude: None }
     }
 
-    /// The residues of N + 1 - `trace` into `out`.
-    fn of_order(&mut self, trace: &BigInt, out: &mut Vec<u32>) {
-        let primes = &odd_primes_below_2_22()[..self.n_plus_1.len()];
-        if self.trace.is_empty() || *trace.magnitude() != self.magnitude {
-            self.magnitude = trace.magnitude().clone();
-            residues(&self.magnitude.to_u64_digits(), primes, &mut self.trace);
+    /// The primes (of the first ones) dividing N + 1 - `trace`, into `out`.
+    fn divisors_of_order(&mut self, trace: &BigInt, out: &mut Vec<u32>) {
+        let fresh = self.magnitude.as_ref() != Some(trace.magnitude());
+        if fresh {
+            self.magnitude = Some(trace.magnitude().clone());
         }
+        let t = trace.magnitude().to_u64_digits();
         let negative = trace.is_negative();
-        out.clear();
-        // N + 1 - trace = a - t (trace >= 0) or a + t (trace < 0), mod p; a, t < p.
-        out.extend(primes.iter().zip(self.n_plus_1.iter().zip(&self.trace)).map(|(&p, (&a, &t))| {
-            if negative {
-                let r = a + t;
-                if r >= p {
-                    r - p
-                } else {
-                    r
+        match &mut self.by {
+            By::Pairs { div, n_plus_1, trace: tr } => {
+                if fresh {
+                    div.residues(&t, tr);
                 }
-            } else if a >= t {
-                a - t
-            } else {
-                a + (p - t)
+                // N + 1 - trace = (N + 1) - |trace| or (N + 1) + |trace|.
+                div.dividing(n_plus_1, tr, negative, out);
             }
-        }));
+            By::Primes { n_plus_1, trace: tr } => {
+                let primes = &odd_primes_below_2_22()[..n_plus_1.len()];
+                if fresh {
+                    residues(&t, primes, tr);
+                }
+                out.clear();
+                // Mod p, with a, t < p: the order is 0 when a = t (a - t) or a + t = p.
+                out.extend(
+                    primes
+                        .iter()
+                        .zip(n_plus_1.iter().zip(tr.iter()))
+                        .filter(|&(&p, (&a, &t))| if negative { a + t == p || a + t == 0 } else { a == t })
+                        .map(|(&p, _)| p),
+                );
+            }
+        }
     }
 }
 
@@ -446,7 +473,7 @@ impl Level {
         let rs = self.residues[second as usize].get_or_insert_with(|| OrderResidues::new(&n, count));
         for (i, tr) in traces(e.d, &t, &s).iter().enumerate().skip(first) {
             let m = order(&n, tr);
-            rs.of_order(tr, &mut self.scratch);
+            rs.divisors_of_order(tr, &mut self.scratch);
             let (small, rest) = split_small_given(&m, &self.scratch);
             let q = if third { split_by_rho(&rest) } else { Some(rest) };
             let Some(q) = q.filter(|q| q < &n && (third || new_q(&small)) && in_pass(q) && large_enough(q, &n)) else { continue };
@@ -504,18 +531,30 @@ mod tests {
         assert!(levels >= 5, "{levels}");
     }
 
-    /// The orders' residues from N + 1's and the trace's equal the orders' own, for
-    /// positive, negative and zero traces and a trace repeated with either sign.
+    /// The primes found dividing the orders from N + 1's and the trace's residues are
+    /// those dividing the orders, for positive, negative and zero traces and a trace
+    /// repeated with either sign, on both paths (pair residues where the CPU has them).
     #[test]
-    fn order_residues_match_direct_division() {
+    fn order_divisors_match_direct_division() {
         let n = (BigUint::from(1u8) << 521) - 1u8;
+        let primes = &odd_primes_below_2_22()[..500];
         let mut rs = OrderResidues::new(&n, 500);
-        let (mut got, mut want) = (Vec::new(), Vec::new());
+        let n1 = n.clone() + 1u8;
+        let mut by_primes = OrderResidues { by: By::Primes { n_plus_1: Vec::new(), trace: Vec::new() }, magnitude: None };
+        if let By::Primes { n_plus_1, .. } = &mut by_primes.by {
+            residues(&n1.to_u64_digits(), primes, n_plus_1);
+        }
+        let (mut got, mut got_primes) = (Vec::new(), Vec::new());
         let t = BigInt::from((BigUint::from(3u8) << 250) + 12345u32);
-        for tr in [t.clone(), -t.clone(), BigInt::ZERO, BigInt::from(-7), t + 1u8] {
-            rs.of_order(&tr, &mut got);
-            residues(&order(&n, &tr).to_u64_digits(), &odd_primes_below_2_22()[..500], &mut want);
+        // A trace making the order divisible by 3 * 5 * 7 * 11 * 13: N + 1 - t = 15015 k.
+        let smooth_t = BigInt::from(n1.clone()) - BigInt::from(15015u32) * BigInt::from(BigUint::from(1u8) << 500u32);
+        for tr in [t.clone(), -t.clone(), BigInt::ZERO, BigInt::from(-7), t + 1u8, smooth_t.clone(), -smooth_t] {
+            let m = order(&n, &tr);
+            let want: Vec<u32> = primes.iter().copied().filter(|&p| (&m % p).is_zero()).collect();
+            rs.divisors_of_order(&tr, &mut got);
+            by_primes.divisors_of_order(&tr, &mut got_primes);
             assert_eq!(got, want, "trace {tr}");
+            assert_eq!(got_primes, want, "trace {tr}, per prime");
         }
     }
 }

@@ -1,0 +1,156 @@
+//! Which primes of a static list divide a number, from its residues modulo the list's
+//! pair products ([`super::residues`]' vector path) and without reducing it by each prime.
+//!
+//! Trial division of many numbers formed from a few (ECPP's orders N + 1 - t from N + 1
+//! and t) only asks which primes divide. Reducing a pair residue by each of its primes
+//! costs a hardware division per prime, most of the time of [`super::residues`] at a few
+//! thousand primes; here each number is formed per pair (an addition) and each prime
+//! tested by one product: for odd p, x = 0 (mod p) exactly when x p^-1 mod 2^64 <=
+//! floor((2^64 - 1) / p), for every x < 2^64 (Granlund & Montgomery 1994, §9).
+
+use super::residues::{pair_table, PairTable};
+use crate::arith::limbs::Limb;
+use std::sync::OnceLock;
+
+/// Divisibility tests by the first primes of a static list, through its pair residues.
+pub struct PairDivisors {
+    pairs: &'static PairTable,
+    tests: &'static Tests,
+    /// Number of primes (a prefix of the list).
+    count: usize,
+    /// Pairs holding them (the last may hold one more prime, which is skipped).
+    used_pairs: usize,
+}
+
+/// Per-prime constants of the divisibility test and per-pair lifts.
+struct Tests {
+    /// p^-1 mod 2^64 and floor((2^64 - 1) / p), for each prime of the list.
+    test: Vec<[u64; 2]>,
+    /// A multiple of the pair product at least 2^52: a + lift - b >= 0 for a, b < 2^52.
+    lift: Vec<u64>,
+}
+
+/// p^-1 mod 2^64 for odd p (Newton's iteration doubles the correct low bits).
+const fn inverse_mod_2_64(p: u64) -> u64 {
+    let mut x = p; // correct to 3 bits: p p = 1 mod 8
+    let mut i = 0;
+    while i < 5 {
+        x = x.wrapping_mul(2u64.wrapping_sub(p.wrapping_mul(x)));
+        i += 1;
+    }
+    x
+}
+
+impl PairDivisors {
+    /// Tests by `primes`, the first `primes.len()` (at least 64) primes of the list
+    /// below 2^22, on a CPU with the vector residue backend; `None` otherwise (callers
+    /// then reduce by each prime).
+    pub fn new(primes: &[u32]) -> Option<Self> {
+        let list = super::odd_primes_below_2_22();
+        if primes.len() < 64 || primes.as_ptr() != list.as_ptr() || primes.len() > list.len() {
+            return None;
+        }
+        let pairs = pair_table(primes)?;
+        static TESTS: OnceLock<Tests> = OnceLock::new();
+        let tests = TESTS.get_or_init(|| Tests {
+            test: list.iter().map(|&p| [inverse_mod_2_64(u64::from(p)), u64::MAX / u64::from(p)]).collect(),
+            lift: pairs.products.iter().map(|&m| m * (1u64 << 52).div_ceil(m)).collect(),
+        });
+        let used_pairs = pairs.first.partition_point(|&f| (f as usize) < primes.len());
+        Some(PairDivisors { pairs, tests, count: primes.len(), used_pairs })
+    }
+
+    /// `out[k]` = n mod the k-th pair product, up to a multiple of it (each below 2^52),
+    /// for little-endian limbs `n`.
+    pub fn residues(&self, n: &[Limb], out: &mut Vec<u64>) {
+        self.pairs.table.residues(n, self.used_pairs, out);
+        out.truncate(self.used_pairs);
+    }
+
+    /// The primes dividing a + b (`add`) or a - b, for a, b the [`Self::residues`] of
+    /// two numbers (a - b >= 0 as integers), pushed to `out` in list order (cleared).
+    pub fn dividing(&self, a: &[u64], b: &[u64], add: bool, out: &mut Vec<u32>) {
+        out.clear();
+        let list = super::odd_primes_below_2_22();
+        let first = &self.pairs.first;
+        let t = self.tests;
+        let value = |k: usize| -> u64 {
+            // a, b < 2^52, lift < 2^52 + 2^50: the sum stays below 2^54.
+            if add {
+                a[k] + b[k]
+            } else {
+                a[k] + t.lift[k] - b[k]
+            }
+        };
+        // Every product of two primes below 2^22 is below 2^50, so pair k holds primes
+        // 2k and 2k + 1 of the list: a flat loop over whole pairs, then the last pair
+        // (which may hold one prime, or one past `count`).
+        let whole = (self.count / 2).min(self.used_pairs);
+        debug_assert!(first[..=whole].iter().enumerate().all(|(k, &f)| f as usize == 2 * k));
+        for k in 0..whole {
+            let v = value(k);
+            let [i0, l0] = t.test[2 * k];
+            let [i1, l1] = t.test[2 * k + 1];
+            if v.wrapping_mul(i0) <= l0 {
+                out.push(list[2 * k]);
+            }
+            if v.wrapping_mul(i1) <= l1 {
+                out.push(list[2 * k + 1]);
+            }
+        }
+        for k in whole..self.used_pairs {
+            let v = value(k);
+            let range = first[k] as usize..(first[k + 1] as usize).min(self.count);
+            for (&p, &[inv, lim]) in list[range.clone()].iter().zip(&t.test[range]) {
+                if v.wrapping_mul(inv) <= lim {
+                    out.push(p);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::BigUint;
+
+    #[test]
+    fn inverse_and_divisibility_test() {
+        for p in [3u64, 5, 65_521, (1 << 22) - 3, (1 << 61) - 1] {
+            let inv = inverse_mod_2_64(p);
+            assert_eq!(p.wrapping_mul(inv), 1);
+            let lim = u64::MAX / p;
+            for x in [0, 1, p - 1, p, p + 1, 2 * p, u64::MAX / p * p, u64::MAX, u64::MAX - 1, 1 << 53] {
+                assert_eq!(x.wrapping_mul(inv) <= lim, x % p == 0, "x = {x}, p = {p}");
+            }
+        }
+    }
+
+    /// The primes found dividing a ± b are exactly those dividing the integer, for sums,
+    /// differences, a multiple of many small primes, and a difference of zero.
+    #[test]
+    fn dividing_matches_biguint() {
+        let list = super::super::odd_primes_below_2_22();
+        for count in [64, 1000, 1001, 30_000] {
+            let Some(d) = PairDivisors::new(&list[..count]) else {
+                // No vector residue backend on this CPU: nothing to test here.
+                return;
+            };
+            let smooth: BigUint = list[..40].iter().map(|&p| BigUint::from(p)).product();
+            let a = (BigUint::from(1u8) << 1000u32) + &smooth * 977u32;
+            for b in [BigUint::from(12_345u32), smooth.clone() * 3u8, (BigUint::from(1u8) << 500u32) - 1u8, a.clone()] {
+                let (mut ra, mut rb, mut got) = (Vec::new(), Vec::new(), Vec::new());
+                d.residues(&a.to_u64_digits(), &mut ra);
+                d.residues(&b.to_u64_digits(), &mut rb);
+                for add in [false, true] {
+                    let v = if add { &a + &b } else { &a - &b };
+                    d.dividing(&ra, &rb, add, &mut got);
+                    let want: Vec<u32> = list[..count].iter().copied().filter(|&p| (&v % p) == BigUint::ZERO).collect();
+                    assert_eq!(got, want, "count {count}, add {add}, b {b}");
+                }
+            }
+        }
+        assert!(PairDivisors::new(&list[1..100]).is_none(), "not a prefix");
+    }
+}
