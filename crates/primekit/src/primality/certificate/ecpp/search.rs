@@ -176,7 +176,7 @@ pub(super) fn large_enough(q: &BigUint, n: &BigUint) -> bool {
 /// How many odd primes trial division uses for orders of N's size: more for larger N,
 /// where a probable-prime test costs more than the division. 32 per bit, not 16, since
 /// the orders are tested by pair residues ([`PairDivisors`]): six 2048-bit primes
-/// (Zen 4, IFMA) 23.3 -> 22.6 s of proving and checking, 1024 bits unchanged.
+/// (Zen 4, widest kernel) 23.3 -> 22.6 s of proving and checking, 1024 bits unchanged.
 pub(super) fn trial_primes(bits: u64) -> usize {
     ((bits as usize) * 32).clamp(1000, 80_000)
 }
