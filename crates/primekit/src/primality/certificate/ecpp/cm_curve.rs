@@ -228,7 +228,7 @@ pub(super) fn build_step(sq: &mut Sqrt, e: &ClassEntry, m: &BigUint, q: &BigUint
 
 /// What one curve and point gave.
 enum Attempt {
-    /// The point test held: (N, a, b, x, y) of the step.
+    /// The point test held: (a, b, x, y) of the step.
     Step([El; 4]),
     /// m P is not the point at infinity: the wrong twist (or a wrong m).
     WrongTwist,
@@ -236,9 +236,8 @@ enum Attempt {
     Retry,
 }
 
-/// The point (c x, c^2) on y^2 = x^3 + a0 c^2 x + b0 c^3, for c = x^3 + a0 x + b0, put
-/// through the checker's own point test.
-/// c must be invertible.
+/// The point (c x, c^2) on y^2 = x^3 + a0 c^2 x + b0 c^3, for an invertible
+/// c = x^3 + a0 x + b0, put through the checker's own point test.
 fn attempt(f: &Ring, a0: &El, b0: &El, x: &El, c: &El, cofactor: &BigUint, q: &BigUint) -> Result<Attempt, CurveError> {
     let cc = f.sqr(c);
     let a = f.mul(a0, &cc);
