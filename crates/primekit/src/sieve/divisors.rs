@@ -9,7 +9,7 @@
 //! floor((2^64 - 1) / p), for every x < 2^64 (Granlund & Montgomery 1994, §9).
 
 use super::residues::{pair_table, PairTable};
-use crate::arith::limbs::Limb;
+use crate::arith::limbs::{inv_mod_word, Limb};
 use std::sync::OnceLock;
 
 /// Divisibility tests by the first primes of a static list, through its pair residues.
@@ -30,17 +30,6 @@ struct Tests {
     lift: Vec<u64>,
 }
 
-/// p^-1 mod 2^64 for odd p (Newton's iteration doubles the correct low bits).
-const fn inverse_mod_2_64(p: u64) -> u64 {
-    let mut x = p; // correct to 3 bits: p p = 1 mod 8
-    let mut i = 0;
-    while i < 5 {
-        x = x.wrapping_mul(2u64.wrapping_sub(p.wrapping_mul(x)));
-        i += 1;
-    }
-    x
-}
-
 impl PairDivisors {
     /// Tests by `primes`, the first `primes.len()` (at least 64) primes of the list
     /// below 2^22, on a CPU with the vector residue backend; `None` otherwise (callers
@@ -53,7 +42,7 @@ impl PairDivisors {
         let pairs = pair_table(primes)?;
         static TESTS: OnceLock<Tests> = OnceLock::new();
         let tests = TESTS.get_or_init(|| Tests {
-            test: list.iter().map(|&p| [inverse_mod_2_64(u64::from(p)), u64::MAX / u64::from(p)]).collect(),
+            test: list.iter().map(|&p| [inv_mod_word(u64::from(p)), u64::MAX / u64::from(p)]).collect(),
             lift: pairs.products.iter().map(|&m| m * (1u64 << 52).div_ceil(m)).collect(),
         });
         let used_pairs = pairs.first.partition_point(|&f| (f as usize) < primes.len());
@@ -118,7 +107,7 @@ mod tests {
     #[test]
     fn inverse_and_divisibility_test() {
         for p in [3u64, 5, 65_521, (1 << 22) - 3, (1 << 61) - 1] {
-            let inv = inverse_mod_2_64(p);
+            let inv = inv_mod_word(p);
             assert_eq!(p.wrapping_mul(inv), 1);
             let lim = u64::MAX / p;
             for x in [0, 1, p - 1, p, p + 1, 2 * p, u64::MAX / p * p, u64::MAX, u64::MAX - 1, 1 << 53] {

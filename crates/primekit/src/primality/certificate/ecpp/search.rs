@@ -258,24 +258,24 @@ impl OrderResidues {
 
     /// The primes (of the first ones) dividing N + 1 - `trace`, into `out`.
     fn divisors_of_order(&mut self, trace: &BigInt, out: &mut Vec<u32>) {
-        let fresh = self.magnitude.as_ref() != Some(trace.magnitude());
-        if fresh {
+        // |trace|'s limbs, when its residues are not the ones held.
+        let fresh = (self.magnitude.as_ref() != Some(trace.magnitude())).then(|| {
             self.magnitude = Some(trace.magnitude().clone());
-        }
-        let t = trace.magnitude().to_u64_digits();
+            trace.magnitude().to_u64_digits()
+        });
         let negative = trace.is_negative();
         match &mut self.by {
             By::Pairs { div, n_plus_1, trace: tr } => {
-                if fresh {
-                    div.residues(&t, tr);
+                if let Some(t) = &fresh {
+                    div.residues(t, tr);
                 }
                 // N + 1 - trace = (N + 1) - |trace| or (N + 1) + |trace|.
                 div.dividing(n_plus_1, tr, negative, out);
             }
             By::Primes { n_plus_1, trace: tr } => {
                 let primes = &odd_primes_below_2_22()[..n_plus_1.len()];
-                if fresh {
-                    residues(&t, primes, tr);
+                if let Some(t) = &fresh {
+                    residues(t, primes, tr);
                 }
                 out.clear();
                 // Mod p, with a, t < p: the order is 0 when a = t (a - t) or a + t = p.
