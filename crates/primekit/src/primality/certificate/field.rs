@@ -10,8 +10,8 @@ use crate::arith::lanes::{SharedModulus, Timing};
 use crate::arith::limbs::{add_mod_vartime, from_limbs, sub_mod_vartime, to_limbs, Limb};
 use crate::arith::modexp::pow_vartime;
 use crate::arith::MontContext;
-use num_bigint::BigUint;
-use num_traits::Zero;
+use num_bigint::{BigInt, BigUint};
+use num_traits::{Signed, Zero};
 use std::cell::{OnceCell, RefCell};
 
 /// An element of Z/NZ in Montgomery form (exactly `len()` limbs, reduced).
@@ -61,6 +61,16 @@ impl Ring {
     pub(super) fn elem(&self, x: &BigUint) -> El {
         let r = to_limbs(&(x % &self.n), self.ctx.len()).expect("reduced");
         self.ctx.to_mont(&r, &mut self.t.borrow_mut())
+    }
+
+    /// The element `x mod N` of a signed integer.
+    pub(super) fn elem_signed(&self, x: &BigInt) -> El {
+        let a = self.elem(x.magnitude());
+        if x.is_negative() {
+            self.neg(&a)
+        } else {
+            a
+        }
     }
 
     pub(super) fn small(&self, x: i64) -> El {

@@ -84,8 +84,7 @@ fn genus_poly(sq: &mut Sqrt, g: &GenusFactor) -> Result<Poly, CurveError> {
         let more: Vec<El> = basis.iter().map(|b| f.mul(b, r)).collect();
         basis.extend(more);
     }
-    let n = BigInt::from(f.modulus().clone());
-    let reduce = |x: &BigInt| f.elem(x.mod_floor(&n).magnitude());
+    let reduce = |x: &BigInt| f.elem_signed(x);
     let mut p = Vec::with_capacity(g.degree as usize + 1);
     for row in g.coordinates().chunks_exact(basis.len()) {
         let mut c = f.zero();
@@ -115,15 +114,7 @@ fn j_invariant(sq: &mut Sqrt, e: &ClassEntry) -> Result<El, CurveError> {
         Some(g) => genus_poly(sq, g)?,
         None => {
             let f = sq.ring();
-            let n = BigInt::from(f.modulus().clone());
-            let p: Poly = e
-                .coefficients()
-                .iter()
-                .map(|c| {
-                    let r = c.mod_floor(&n);
-                    f.elem(r.magnitude())
-                })
-                .collect();
+            let p: Poly = e.coefficients().iter().map(|c| f.elem_signed(c)).collect();
             debug_assert_eq!(p.len(), e.h as usize + 1);
             p
         }
@@ -312,8 +303,7 @@ mod tests {
                 f.small(k)
             })
             .unwrap_or_else(|err| panic!("D = {}: no root of the genus factor ({err:?})", e.d));
-            let pb = BigInt::from(p.clone());
-            let whole: Poly = e.coefficients().iter().map(|c| f.elem(c.mod_floor(&pb).magnitude())).collect();
+            let whole: Poly = e.coefficients().iter().map(|c| f.elem_signed(c)).collect();
             assert!(f.is_zero(&super::super::poly::eval(f, &whole, &root)), "D = {}: not a root of the class polynomial", e.d);
             checked += 1;
         }

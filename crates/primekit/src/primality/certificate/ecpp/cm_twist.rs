@@ -49,16 +49,10 @@ fn mod_small(x: &BigInt, m: i64) -> i64 {
     i64::try_from(x.mod_floor(&BigInt::from(m))).expect("below m")
 }
 
-/// x mod N as an element.
-fn elem(f: &Ring, x: &BigInt) -> El {
-    let n = BigInt::from(f.modulus().clone());
-    f.elem(x.mod_floor(&n).magnitude())
-}
-
 /// -a / b mod N: the image of i (D = -4) or ω (D = -3) under the reduction mod π.
 fn unit_image(f: &Ring, a: &BigInt, b: &BigInt) -> Option<El> {
-    let bi = f.inv(&elem(f, b)).ok()?;
-    Some(f.neg(&f.mul(&elem(f, a), &bi)))
+    let bi = f.inv(&f.elem_signed(b)).ok()?;
+    Some(f.neg(&f.mul(&f.elem_signed(a), &bi)))
 }
 
 /// The exact integer square root of x >= 0.
