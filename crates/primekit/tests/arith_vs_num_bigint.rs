@@ -54,7 +54,10 @@ fn both_kernels_exercised_where_available() {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("adx") && std::is_x86_feature_detected!("bmi2") {
         assert!(ks.contains(&Kernel::Adx));
-        if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma") {
+        if std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512dq")
+            && std::is_x86_feature_detected!("avx512ifma")
+        {
             assert!(ks.contains(&Kernel::Ifma));
             assert_eq!(Kernel::best(), Kernel::Ifma);
         } else {

@@ -42,8 +42,10 @@ impl Avx2 {
     }
 }
 
-/// Proof that the CPU executes AVX-512F and AVX-512 IFMA, and BMI2/ADX (the IFMA
-/// contexts use the ADX kernel for their single products and conversions).
+/// Proof that the CPU executes AVX-512F, AVX-512DQ and AVX-512 IFMA, and BMI2/ADX (the
+/// IFMA contexts use the ADX kernel for their single products and conversions). Every CPU
+/// with IFMA so far (Intel from Cannon Lake, AMD from Zen 4) has DQ too; requiring it
+/// lets the IFMA backends use DQ's 64-bit lane products.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Avx512Ifma {
     adx: Bmi2Adx,
@@ -76,11 +78,13 @@ pub(crate) fn avx2() -> Option<Avx2> {
     None
 }
 
-/// An AVX-512 IFMA token when this CPU has AVX-512F, AVX-512 IFMA, BMI2 and ADX.
+/// An AVX-512 IFMA token when this CPU has AVX-512F, AVX-512DQ, AVX-512 IFMA, BMI2 and
+/// ADX.
 pub(crate) fn avx512_ifma() -> Option<Avx512Ifma> {
     let adx = bmi2_adx()?;
     #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma") {
+    if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512dq") && std::is_x86_feature_detected!("avx512ifma")
+    {
         return Some(Avx512Ifma { adx });
     }
     let _ = adx;

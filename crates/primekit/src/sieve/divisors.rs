@@ -6,10 +6,13 @@
 //! costs a hardware division per prime, most of the time of [`super::residues`] at a few
 //! thousand primes; here each number is formed per pair (an addition) and each prime
 //! tested by one product: for odd p, x = 0 (mod p) exactly when x p^-1 mod 2^64 <=
-//! floor((2^64 - 1) / p), for every x < 2^64 (Granlund & Montgomery 1994, §9).
+//! floor((2^64 - 1) / p), for every x < 2^64 (Granlund & Montgomery 1994, §9), eight
+//! primes per vector product where the CPU has the vector backend
+//! ([`crate::arith::residues::PairTests`]).
 
 use super::residues::{pair_table, PairTable};
-use crate::arith::limbs::{inv_mod_word, Limb};
+use crate::arith::limbs::Limb;
+use crate::arith::residues::PairTests;
 use std::sync::OnceLock;
 
 /// Divisibility tests by the first primes of a static list, through its pair residues.
@@ -24,8 +27,8 @@ pub struct PairDivisors {
 
 /// Per-prime constants of the divisibility test and per-pair lifts.
 struct Tests {
-    /// p^-1 mod 2^64 and floor((2^64 - 1) / p), for each prime of the list.
-    test: Vec<[u64; 2]>,
+    /// The divisibility tests by every prime of the list, paired in list order.
+    test: PairTests,
     /// A multiple of the pair product at least 2^52: a + lift - b >= 0 for a, b < 2^52.
     lift: Vec<u64>,
 }
@@ -42,7 +45,7 @@ impl PairDivisors {
         let pairs = pair_table(primes)?;
         static TESTS: OnceLock<Tests> = OnceLock::new();
         let tests = TESTS.get_or_init(|| Tests {
-            test: list.iter().map(|&p| [inv_mod_word(u64::from(p)), u64::MAX / u64::from(p)]).collect(),
+            test: PairTests::new(&list.iter().map(|&p| u64::from(p)).collect::<Vec<_>>()),
             lift: pairs.products.iter().map(|&m| m * (1u64 << 52).div_ceil(m)).collect(),
         });
         let used_pairs = pairs.first.partition_point(|&f| (f as usize) < primes.len());
@@ -63,38 +66,20 @@ impl PairDivisors {
         let list = super::odd_primes_below_2_22();
         let first = &self.pairs.first;
         let t = self.tests;
-        let value = |k: usize| -> u64 {
-            // a, b < 2^52, lift < 2^52 + 2^50: the sum stays below 2^54.
-            if add {
-                a[k] + b[k]
-            } else {
-                a[k] + t.lift[k] - b[k]
-            }
-        };
         // Every product of two primes below 2^22 is below 2^50, so pair k holds primes
-        // 2k and 2k + 1 of the list: a flat loop over whole pairs, then the last pair
-        // (which may hold one prime, or one past `count`).
+        // 2k and 2k + 1 of the list: the whole pairs go to the paired tests (a, b < 2^52,
+        // lift < 2^52 + 2^50: every word stays below 2^54), then the last pair (which may
+        // hold one prime, or one past `count`) is divided here.
         let whole = (self.count / 2).min(self.used_pairs);
         debug_assert!(first[..=whole].iter().enumerate().all(|(k, &f)| f as usize == 2 * k));
-        for k in 0..whole {
-            let v = value(k);
-            let [i0, l0] = t.test[2 * k];
-            let [i1, l1] = t.test[2 * k + 1];
-            if v.wrapping_mul(i0) <= l0 {
-                out.push(list[2 * k]);
-            }
-            if v.wrapping_mul(i1) <= l1 {
-                out.push(list[2 * k + 1]);
-            }
+        t.test.dividing(a, b, &t.lift, add, whole, out);
+        for x in out.iter_mut() {
+            *x = list[*x as usize];
         }
         for k in whole..self.used_pairs {
-            let v = value(k);
+            let v = if add { a[k] + b[k] } else { a[k] + t.lift[k] - b[k] };
             let range = first[k] as usize..(first[k + 1] as usize).min(self.count);
-            for (&p, &[inv, lim]) in list[range.clone()].iter().zip(&t.test[range]) {
-                if v.wrapping_mul(inv) <= lim {
-                    out.push(p);
-                }
-            }
+            out.extend(list[range].iter().copied().filter(|&p| v % u64::from(p) == 0));
         }
     }
 }
@@ -102,6 +87,7 @@ impl PairDivisors {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arith::limbs::inv_mod_word;
     use num_bigint::BigUint;
 
     #[test]

@@ -55,3 +55,55 @@ unsafe fn residues_ifma(digits: &[u64], m: &[u64], minv: &[u64], c: &[u64], grou
         g += if pair { 2 } else { 1 };
     }
 }
+
+/// The vector loop of [`super::pair_tests::PairTests::dividing`] over whole groups of
+/// eight pairs (sixteen moduli); returns the number of pairs done (the caller finishes
+/// the rest).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn pair_dividing(
+    _: Avx512Ifma,
+    a: &[u64],
+    b: &[u64],
+    lift: &[u64],
+    add: bool,
+    inv: &[u64],
+    lim: &[u64],
+    pairs: usize,
+    out: &mut Vec<u32>,
+) -> usize {
+    let groups = pairs / LANES;
+    assert!(a.len() >= groups * LANES && b.len() >= groups * LANES && (add || lift.len() >= groups * LANES));
+    assert!(inv.len() >= 2 * groups * LANES && lim.len() >= 2 * groups * LANES);
+    // SAFETY: the token proves AVX-512F and DQ; the lengths are checked above.
+    unsafe { pair_dividing_avx512(a, b, lift, add, inv, lim, groups, out) };
+    groups * LANES
+}
+
+/// # Safety
+/// The CPU must support AVX-512F and DQ; `a`, `b` (and `lift` unless `add`) hold at
+/// least `8 groups` entries, `inv` and `lim` `16 groups`.
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "avx512f,avx512dq")]
+unsafe fn pair_dividing_avx512(a: &[u64], b: &[u64], lift: &[u64], add: bool, inv: &[u64], lim: &[u64], groups: usize, out: &mut Vec<u32>) {
+    // SAFETY (all loads): index 8 g + 8 <= 8 groups for a, b, lift; 16 g + 16 <= 16
+    // groups for inv and lim (the caller's contract).
+    let ld = |v: &[u64], i: usize| unsafe { _mm512_loadu_si512(v.as_ptr().add(i) as *const _) };
+    // Pair k's word goes to the lanes of moduli 2k and 2k + 1.
+    let low_pairs = _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0);
+    let high_pairs = _mm512_set_epi64(7, 7, 6, 6, 5, 5, 4, 4);
+    for g in 0..groups {
+        let (x, y) = (ld(a, LANES * g), ld(b, LANES * g));
+        let words = if add { _mm512_add_epi64(x, y) } else { _mm512_sub_epi64(_mm512_add_epi64(x, ld(lift, LANES * g)), y) };
+        let i = 2 * LANES * g;
+        let lo = _mm512_cmple_epu64_mask(_mm512_mullo_epi64(_mm512_permutexvar_epi64(low_pairs, words), ld(inv, i)), ld(lim, i));
+        let hi = _mm512_cmple_epu64_mask(
+            _mm512_mullo_epi64(_mm512_permutexvar_epi64(high_pairs, words), ld(inv, i + LANES)),
+            ld(lim, i + LANES),
+        );
+        let mut hits = u32::from(lo) | u32::from(hi) << 8;
+        while hits != 0 {
+            out.push(i as u32 + hits.trailing_zeros());
+            hits &= hits - 1;
+        }
+    }
+}

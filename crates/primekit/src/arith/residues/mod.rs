@@ -17,6 +17,9 @@
 
 #[cfg(target_arch = "x86_64")]
 mod ifma;
+mod pair_tests;
+
+pub use pair_tests::PairTests;
 
 use super::cpu::Tokens;
 use super::limbs::{neg_inv_mod_2_52, Limb};
