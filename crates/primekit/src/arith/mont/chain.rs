@@ -112,13 +112,42 @@ impl MontContext {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use crate::arith::cpu::Kernel;
     use crate::arith::limbs::{from_limbs, to_limbs};
     use crate::arith::MontContext;
     use num_bigint::{BigUint, RandBigInt};
     use num_traits::One;
     use rand_core::SeedableRng;
+
+    /// Integers below m to chain elements of `ctx` and back (the tests' oracle side).
+    pub(in crate::arith::mont) struct Convert<'a> {
+        ctx: &'a MontContext,
+        m: &'a BigUint,
+        r: BigUint,
+        r_inv: BigUint,
+    }
+
+    impl<'a> Convert<'a> {
+        pub(in crate::arith::mont) fn new(ctx: &'a MontContext, m: &'a BigUint) -> Self {
+            let r = BigUint::one() << (64 * ctx.len());
+            let r_inv = r.modinv(m).unwrap();
+            Convert { ctx, m, r, r_inv }
+        }
+
+        pub(in crate::arith::mont) fn enter(&self, x: &BigUint) -> Vec<u64> {
+            let mont = to_limbs(&(x * &self.r % self.m), self.ctx.len()).unwrap();
+            let mut e = vec![0; self.ctx.chain_len()];
+            self.ctx.chain_enter(&mut e, &mont);
+            e
+        }
+
+        pub(in crate::arith::mont) fn leave(&self, e: &[u64]) -> BigUint {
+            let mut out = vec![0; self.ctx.len()];
+            self.ctx.chain_leave(&mut out, e);
+            from_limbs(&out) * &self.r_inv % self.m
+        }
+    }
 
     /// Chains of products, squares, sums and differences agree with num-bigint on every
     /// kernel this CPU has, for moduli on both sides of the IFMA domain's threshold,
@@ -133,20 +162,9 @@ mod tests {
                 moduli.push(rng.gen_biguint(bits) | BigUint::one() | (BigUint::one() << (bits - 1)));
                 for m in moduli {
                     let Ok(ctx) = MontContext::with_kernel(&m, kernel) else { continue };
-                    let n = ctx.len();
-                    let r = BigUint::one() << (64 * n);
                     let mut t = ctx.scratch();
-                    let enter = |x: &BigUint| {
-                        let mont = to_limbs(&(x * &r % &m), n).unwrap();
-                        let mut e = vec![0; ctx.chain_len()];
-                        ctx.chain_enter(&mut e, &mont);
-                        e
-                    };
-                    let leave = |e: &[u64]| {
-                        let mut out = vec![0; n];
-                        ctx.chain_leave(&mut out, e);
-                        from_limbs(&out) * r.modinv(&m).unwrap() % &m
-                    };
+                    let conv = Convert::new(&ctx, &m);
+                    let (enter, leave) = (|x: &BigUint| conv.enter(x), |e: &[u64]| conv.leave(e));
                     let values = [BigUint::ZERO, BigUint::one(), &m - 1u8, &m - 2u8, rng.gen_biguint_below(&m), rng.gen_biguint_below(&m)];
                     for x in &values {
                         assert_eq!(leave(&enter(x)), *x, "round trip {kernel:?} {bits}");

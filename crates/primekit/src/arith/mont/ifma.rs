@@ -65,6 +65,8 @@ pub(crate) struct IfmaParams {
     out_of: Vec<u64>,
     /// R' mod m, one in the IFMA domain.
     one: Vec<u64>,
+    /// The integer 1 as a digit vector (AMM by it divides by R').
+    unit: Vec<u64>,
 }
 
 impl IfmaParams {
@@ -99,6 +101,7 @@ impl IfmaParams {
             into: digits(&into),
             out_of: digits(&super::setup::pow2_mod_timed(&m_limbs, 64 * n, setup, Some(cpu.adx()))),
             one: digits(&super::setup::pow2_mod_timed(&m_limbs, 52 * k, setup, Some(cpu.adx()))),
+            unit: digits(&[1]),
         })
     }
 
@@ -512,6 +515,8 @@ fn normalize<const V: usize>(acc: &mut [__m512i; V]) {
         acc[j] = _mm512_and_si512(_mm512_mask_add_epi64(acc[j], k, acc[j], one), mask);
     }
 }
+
+pub(crate) mod sums;
 
 #[cfg(test)]
 mod tests {

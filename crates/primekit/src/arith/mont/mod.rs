@@ -8,6 +8,8 @@ mod adx_fixed;
 #[cfg(target_arch = "x86_64")]
 mod adx_unrolled;
 mod chain;
+mod chain_sums;
+pub use chain_sums::CHAIN_ACC_MAX_TERMS;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ifma;
 mod karatsuba;
