@@ -27,7 +27,7 @@ pub(super) struct Ring {
     n: BigUint,
     zero: El,
     t: RefCell<Vec<Limb>>,
-    /// Scratch of the unreduced products ([`Ring::mul_acc`]).
+    /// Scratch of the unreduced products ([`Ring::ch_mul_acc`]).
     acc_t: RefCell<Vec<Limb>>,
     /// The widest shared-modulus lanes, built on first use by [`Ring::pow_many`].
     lanes: OnceCell<SharedModulus>,
@@ -35,9 +35,18 @@ pub(super) struct Ring {
 
 impl Ring {
     pub(super) fn new(n: &BigUint) -> Option<Ring> {
-        let ctx = MontContext::new_vartime(n).ok()?;
+        Self::from_context(n, MontContext::new_vartime(n).ok()?)
+    }
+
+    /// [`Ring::new`] on the given kernel (tests compare the kernels).
+    #[cfg(test)]
+    pub(super) fn with_kernel(n: &BigUint, kernel: crate::arith::Kernel) -> Option<Ring> {
+        Self::from_context(n, MontContext::with_kernel(n, kernel).ok()?)
+    }
+
+    fn from_context(n: &BigUint, ctx: MontContext) -> Option<Ring> {
         let t = RefCell::new(ctx.scratch());
-        let acc_t = RefCell::new(vec![0; ctx.acc_scratch_len()]);
+        let acc_t = RefCell::new(vec![0; ctx.chain_acc_scratch_len()]);
         Some(Ring { zero: vec![0; ctx.len()], ctx, n: n.clone(), t, acc_t, lanes: OnceCell::new() })
     }
 
@@ -121,12 +130,6 @@ impl Ring {
         vec![0; self.ctx.chain_len()]
     }
 
-    /// Whether products on chain elements beat lazy sums of scalar products
-    /// (`arith::MontContext::chain_products_pay`).
-    pub(super) fn chain_products_pay(&self) -> bool {
-        self.ctx.chain_products_pay()
-    }
-
     /// The chain element of `a`.
     pub(super) fn enter(&self, a: &El) -> Ch {
         let mut out = self.chain_zero();
@@ -135,14 +138,14 @@ impl Ring {
     }
 
     /// The element of the chain element `a`.
-    pub(super) fn leave(&self, a: &Ch) -> El {
+    pub(super) fn leave(&self, a: &[u64]) -> El {
         let mut out = self.zero();
         self.ctx.chain_leave(&mut out, a);
         out
     }
 
     /// `out = a b` on chain elements (out distinct from a and b).
-    pub(super) fn ch_mul_to(&self, out: &mut Ch, a: &Ch, b: &Ch) {
+    pub(super) fn ch_mul_to(&self, out: &mut Ch, a: &[u64], b: &[u64]) {
         self.ctx.chain_mul(out, a, b, &mut self.t.borrow_mut());
     }
 
@@ -166,32 +169,39 @@ impl Ring {
         self.ctx.chain_dbl_vartime(a);
     }
 
-    /// Limbs of an accumulator of unreduced products (`arith::MontContext::acc_len`).
-    pub(super) fn acc_len(&self) -> usize {
-        self.ctx.acc_len()
+    /// Words of an accumulator of unreduced chain products
+    /// (`arith::MontContext::chain_acc_len`; zero when created and after each reduction).
+    pub(super) fn ch_acc_len(&self) -> usize {
+        self.ctx.chain_acc_len()
     }
 
-    /// `acc += a b`, unreduced; [`Ring::reduce_acc`] takes the sum while the products,
-    /// each counted twice per doubling, number fewer than 2^64 - 1 (the `arith::mont`
-    /// sums contract).
-    pub(super) fn mul_acc(&self, acc: &mut [Limb], a: &[Limb], b: &[Limb]) {
-        self.ctx.mul_acc(acc, a, b, &mut self.acc_t.borrow_mut());
+    /// `acc += a b` on chain elements, unreduced; [`Ring::ch_reduce_acc`] takes the sum of
+    /// fewer than `arith::mont::CHAIN_ACC_MAX_TERMS` terms, each counted twice per
+    /// doubling after it.
+    pub(super) fn ch_mul_acc(&self, acc: &mut [u64], a: &[u64], b: &[u64]) {
+        self.ctx.chain_mul_acc(acc, a, b, &mut self.acc_t.borrow_mut());
     }
 
-    /// `acc += a^2`, unreduced.
-    pub(super) fn sqr_acc(&self, acc: &mut [Limb], a: &[Limb]) {
-        self.ctx.sqr_acc(acc, a, &mut self.acc_t.borrow_mut());
+    /// `acc += a^2` on a chain element, unreduced.
+    pub(super) fn ch_sqr_acc(&self, acc: &mut [u64], a: &[u64]) {
+        self.ctx.chain_sqr_acc(acc, a, &mut self.acc_t.borrow_mut());
+    }
+
+    /// `acc += a` for a chain element, as one term of the sum.
+    pub(super) fn ch_join_acc(&self, acc: &mut [u64], a: &[u64]) {
+        self.ctx.chain_join_acc(acc, a);
     }
 
     /// `acc = 2 acc`, unreduced.
-    pub(super) fn dbl_acc(&self, acc: &mut [Limb]) {
-        let carry = crate::arith::carry::double(acc);
-        debug_assert_eq!(carry, 0);
+    pub(super) fn ch_dbl_acc(&self, acc: &mut [u64]) {
+        self.ctx.chain_dbl_acc(acc);
     }
 
-    /// `out` = the element the accumulated sum stands for; `acc` is destroyed.
-    pub(super) fn reduce_acc(&self, out: &mut [Limb], acc: &mut [Limb]) {
-        self.ctx.reduce_acc_vartime(out, acc);
+    /// The chain elements the accumulated sums stand for, one after another in `out`
+    /// ([`Ring::chain_zero`]'s length each), for the accumulators one after another in
+    /// `accs` ([`Ring::ch_acc_len`] words each); the accumulators are left zero.
+    pub(super) fn ch_reduce_accs(&self, out: &mut [u64], accs: &mut [u64]) {
+        self.ctx.chain_reduce_accs_vartime(out, accs, &mut self.acc_t.borrow_mut());
     }
 
     /// `a * k` for a small integer k.

@@ -6,7 +6,7 @@
 //! many tries, a "root" that is none) is reported as [`RootError::Failed`] and the caller
 //! moves on. Variable time; public data.
 
-use super::super::field::{Ch, El, Ring};
+use super::super::field::{El, Ring};
 use num_bigint::BigUint;
 
 /// A polynomial, coefficient of x^i at index i, no trailing zero coefficient.
@@ -43,126 +43,77 @@ fn rem(f: &Ring, a: &Poly, m: &Poly, lead_inv: &El) -> Poly {
     r
 }
 
-/// `(x + delta)^e mod m` for monic `m` of degree d >= 2, in place: the residue is kept
-/// as d coefficients (zeros included). Each step squares it into 2d - 1 coefficients
-/// and reduces those by m, every coefficient a sum of products added unreduced and
-/// reduced once ([`Ring::mul_acc`]): d(d - 1)/2 products (doubled) and d squares for
-/// the square, d(d - 1) products for the reduction, 2d - 1 reductions in all.
+/// `(x + delta)^e mod m` for monic `m` of degree d >= 2, on chain elements
+/// (`Ring::enter`) with lazy sums ([`Ring::ch_mul_acc`]): the residue is kept as d
+/// coefficients (zeros included); each step squares it into 2d - 1 coefficients, each a
+/// sum of products added unreduced and reduced once, and folds the d - 1 above x^(d-1)
+/// back with x^j mod m (j = d .. 2d - 2, computed once): d(d - 1)/2 products (doubled)
+/// and d squares for the square, d(d - 1) products for the fold, 2d - 1 reductions in
+/// two independent batches (the tops, then the low coefficients). A coefficient takes at
+/// most 2d terms (d for the doubled cross products and the square, d - 1 folds), far
+/// below the sums' limit for the table's degrees (at most 50).
 fn pow_linear(f: &Ring, delta: &El, e: &BigUint, m: &Poly) -> Poly {
     let d = m.len() - 1;
-    let mut r: Poly = vec![f.zero(); d];
-    r[0] = delta.clone();
-    r[1] = f.one();
-    // x^d = -(m_0 + ... + m_(d-1) x^(d-1)): the reduction adds products by -m_k.
-    let neg_m: Vec<El> = m[..d].iter().map(|c| f.neg(c)).collect();
-    let w = f.acc_len();
-    let mut acc = vec![0; (2 * d - 1) * w];
-    let mut c = f.zero();
+    debug_assert!(2 * d < crate::arith::mont::CHAIN_ACC_MAX_TERMS);
+    let (cl, al) = (f.chain_zero().len(), f.ch_acc_len());
+    let at = |v: &[u64], i: usize| -> Vec<u64> { v[i * cl..][..cl].to_vec() };
+    let mut r = vec![0; d * cl];
+    r[..cl].copy_from_slice(&f.enter(delta));
+    r[cl..2 * cl].copy_from_slice(&f.enter(&f.one()));
+    let delta = f.enter(delta);
+    // x^d = -(m_0 + ... + m_(d-1) x^(d-1)); folds[j] holds x^(d+j) mod m, d coefficients.
+    let neg_m: Vec<u64> = m[..d].iter().flat_map(|c| f.enter(&f.neg(c))).collect();
+    let mut folds = neg_m.clone();
+    let mut t = f.chain_zero();
+    for j in 1..d - 1 {
+        // x x^(d+j-1): the coefficients move up one, the top one times -m comes back.
+        let prev = folds[(j - 1) * d * cl..j * d * cl].to_vec();
+        let top = &prev[(d - 1) * cl..];
+        for k in 0..d {
+            let mut x = if k > 0 { at(&prev, k - 1) } else { f.chain_zero() };
+            f.ch_mul_to(&mut t, top, &neg_m[k * cl..][..cl]);
+            f.ch_add_to(&mut x, &t);
+            folds.extend_from_slice(&x);
+        }
+    }
+    // Accumulators are zero here and after every reduction.
+    let mut acc = vec![0; (2 * d - 1) * al];
+    let mut tops = vec![0; (d - 1) * cl];
     for i in (0..e.bits().saturating_sub(1)).rev() {
-        acc.fill(0);
         for a in 0..d {
             for b in a + 1..d {
-                f.mul_acc(&mut acc[(a + b) * w..][..w], &r[a], &r[b]);
+                f.ch_mul_acc(&mut acc[(a + b) * al..][..al], &r[a * cl..][..cl], &r[b * cl..][..cl]);
             }
         }
-        for x in acc.chunks_exact_mut(w) {
-            f.dbl_acc(x);
+        for x in acc.chunks_exact_mut(al) {
+            f.ch_dbl_acc(x);
         }
-        for (a, ra) in r.iter().enumerate() {
-            f.sqr_acc(&mut acc[2 * a * w..][..w], ra);
+        for a in 0..d {
+            f.ch_sqr_acc(&mut acc[2 * a * al..][..al], &r[a * cl..][..cl]);
         }
-        // The top coefficient, once complete (nothing above it adds to it), is reduced
-        // and its multiples of x^d folded into the d coefficients below it.
-        for top in (d..2 * d - 1).rev() {
-            let (low, high) = acc.split_at_mut(top * w);
-            f.reduce_acc(&mut c, &mut high[..w]);
-            for (k, mk) in neg_m.iter().enumerate() {
-                f.mul_acc(&mut low[(top - d + k) * w..][..w], &c, mk);
+        let (low, high) = acc.split_at_mut(d * al);
+        f.ch_reduce_accs(&mut tops, high);
+        for (j, top) in tops.chunks_exact(cl).enumerate() {
+            for (k, x) in low.chunks_exact_mut(al).enumerate() {
+                f.ch_mul_acc(x, top, &folds[(j * d + k) * cl..][..cl]);
             }
         }
-        for (k, rk) in r.iter_mut().enumerate() {
-            f.reduce_acc(rk, &mut acc[k * w..][..w]);
-        }
+        f.ch_reduce_accs(&mut r, low);
         if e.bit(i) {
             // r (x + delta) = x r + delta r, its x^d term c x^d replaced by c (x^d - m):
-            // coefficient k is r_(k-1) + delta r_k - c m_k. An element X joins the sums
-            // of products (worth X R^2 per unit) as X R, i.e. shifted up by n limbs.
-            let n = w / 2;
-            c.copy_from_slice(&r[d - 1]);
-            for k in 0..d {
-                let x = &mut acc[k * w..][..w];
-                x.fill(0);
+            // coefficient k is r_(k-1) + delta r_k - c m_k.
+            let c = at(&r, d - 1);
+            for (k, x) in acc.chunks_exact_mut(al).take(d).enumerate() {
                 if k > 0 {
-                    x[n..2 * n].copy_from_slice(&r[k - 1]);
+                    f.ch_join_acc(x, &r[(k - 1) * cl..][..cl]);
                 }
-                f.mul_acc(x, &r[k], delta);
-                f.mul_acc(x, &c, &neg_m[k]);
+                f.ch_mul_acc(x, &r[k * cl..][..cl], &delta);
+                f.ch_mul_acc(x, &c, &neg_m[k * cl..][..cl]);
             }
-            for (k, rk) in r.iter_mut().enumerate() {
-                f.reduce_acc(rk, &mut acc[k * w..][..w]);
-            }
+            f.ch_reduce_accs(&mut r, &mut acc[..d * al]);
         }
     }
-    trim(f, &mut r);
-    r
-}
-
-/// [`pow_linear`] on chain elements (`Ring::enter`): every product reduced on its own
-/// (no lazy sums), for the contexts whose chain products are cheaper than an unreduced
-/// scalar product and its share of a reduction ([`Ring::chain_products_pay`]).
-fn pow_linear_chain(f: &Ring, delta: &El, e: &BigUint, m: &Poly) -> Poly {
-    let d = m.len() - 1;
-    let mut r: Vec<Ch> = vec![f.chain_zero(); d];
-    r[0] = f.enter(delta);
-    r[1] = f.enter(&f.one());
-    let delta = f.enter(delta);
-    let neg_m: Vec<Ch> = m[..d].iter().map(|c| f.enter(&f.neg(c))).collect();
-    let mut sq: Vec<Ch> = vec![f.chain_zero(); 2 * d - 1];
-    let (mut t, mut c) = (f.chain_zero(), f.chain_zero());
-    for i in (0..e.bits().saturating_sub(1)).rev() {
-        sq.iter_mut().for_each(|x| x.fill(0));
-        for a in 0..d {
-            for b in a + 1..d {
-                f.ch_mul_to(&mut t, &r[a], &r[b]);
-                f.ch_add_to(&mut sq[a + b], &t);
-            }
-        }
-        for x in sq.iter_mut() {
-            f.ch_dbl_to(x);
-        }
-        for (a, ra) in r.iter().enumerate() {
-            f.ch_sqr_to(&mut t, ra);
-            f.ch_add_to(&mut sq[2 * a], &t);
-        }
-        for top in (d..2 * d - 1).rev() {
-            let (low, high) = sq.split_at_mut(top);
-            for (k, mk) in neg_m.iter().enumerate() {
-                f.ch_mul_to(&mut t, &high[0], mk);
-                f.ch_add_to(&mut low[top - d + k], &t);
-            }
-        }
-        for (rk, sk) in r.iter_mut().zip(&sq) {
-            rk.copy_from_slice(sk);
-        }
-        if e.bit(i) {
-            // Coefficient k of r (x + delta) reduced: r_(k-1) + delta r_k - r_(d-1) m_k.
-            c.copy_from_slice(&r[d - 1]);
-            for k in (0..d).rev() {
-                f.ch_mul_to(&mut t, &r[k], &delta);
-                let mut x = std::mem::replace(&mut r[k], f.chain_zero());
-                if k > 0 {
-                    x.copy_from_slice(&r[k - 1]);
-                } else {
-                    x.fill(0);
-                }
-                f.ch_add_to(&mut x, &t);
-                f.ch_mul_to(&mut t, &c, &neg_m[k]);
-                f.ch_add_to(&mut x, &t);
-                r[k] = x;
-            }
-        }
-    }
-    let mut out: Poly = r.iter().map(|x| f.leave(x)).collect();
+    let mut out: Poly = r.chunks_exact(cl).map(|x| f.leave(x)).collect();
     trim(f, &mut out);
     out
 }
@@ -240,7 +191,7 @@ pub(super) fn find_root(f: &Ring, p: &Poly, sqrt: &dyn Fn(&El) -> Option<El>, ne
             }
             _ => {
                 let delta = next_delta();
-                let mut w = if f.chain_products_pay() { pow_linear_chain(f, &delta, &half, &g) } else { pow_linear(f, &delta, &half, &g) };
+                let mut w = pow_linear(f, &delta, &half, &g);
                 if w.is_empty() {
                     w.push(f.zero());
                 }
@@ -259,6 +210,29 @@ pub(super) fn find_root(f: &Ring, p: &Poly, sqrt: &dyn Fn(&El) -> Option<El>, ne
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `(x + delta)^e mod m` by plain square-and-multiply on reduced products: the
+    /// oracle of [`pow_linear`].
+    fn pow_linear_reference(f: &Ring, delta: &El, e: &BigUint, m: &Poly) -> Poly {
+        let mul = |a: &Poly, b: &Poly| -> Poly {
+            let mut p = vec![f.zero(); a.len() + b.len() - 1];
+            for (i, x) in a.iter().enumerate() {
+                for (j, y) in b.iter().enumerate() {
+                    p[i + j] = f.add(&p[i + j], &f.mul(x, y));
+                }
+            }
+            rem(f, &p, m, &f.one())
+        };
+        let base: Poly = vec![delta.clone(), f.one()];
+        let mut r: Poly = vec![f.one()];
+        for i in (0..e.bits()).rev() {
+            r = mul(&r, &r);
+            if e.bit(i) {
+                r = mul(&r, &base);
+            }
+        }
+        r
+    }
 
     #[test]
     fn roots_of_a_split_polynomial() {
@@ -289,18 +263,27 @@ mod tests {
         let root = find_root(&f, &q, &|_| Some(f.small(5)), &mut || f.one()).unwrap();
         let r = f.to_big(&root);
         assert!(r == BigUint::from(4u8) || r == BigUint::from(9u8));
-        // Both powerings agree, on 2 and 20 limbs (vector-unit chain elements where the
-        // kernel has them), degrees 2 to 9, exponents with runs of ones and zeros.
-        for n in [(BigUint::from(1u8) << 127) - 1u8, (BigUint::from(1u8) << 1279) - 1u8] {
-            let f = Ring::new(&n).unwrap();
-            for d in 2..10i64 {
-                let mut m: Poly = (0..d).map(|i| f.small(i * i * 7919 - 3 * d + 1)).collect();
-                m.push(f.one());
-                let delta = f.small(-12345 * d);
-                for e in [BigUint::from(2u8), BigUint::from(0b1011_0001u32), (&n - 1u8) >> 1] {
-                    let want = pow_linear(&f, &delta, &e, &m);
-                    let got = pow_linear_chain(&f, &delta, &e, &m);
-                    assert!(want == got, "d {d} e {e}");
+        // The lazy powering agrees with plain square-and-multiply on every kernel this
+        // CPU has, on 2, 20 and 32 limbs (vector-unit chain elements where the kernel has
+        // them), degrees 2 to 9 and 26, exponents with runs of ones and zeros.
+        for kernel in crate::arith::cpu::Kernel::available() {
+            for n in [(BigUint::from(1u8) << 127) - 1u8, (BigUint::from(1u8) << 1279) - 1u8, (BigUint::from(1u8) << 2047) + 1155u32] {
+                let f = Ring::with_kernel(&n, kernel).unwrap();
+                for d in (2..10i64).chain([26]) {
+                    let mut m: Poly = (0..d).map(|i| f.small(i * i * 7919 - 3 * d + 1)).collect();
+                    m.push(f.one());
+                    let delta = f.small(-12345 * d);
+                    // The whole (N - 1)/2 on the smallest modulus; a 130-bit exponent on the
+                    // others (the reference is slow).
+                    let long = if n.bits() < 200 { (&n - 1u8) >> 1 } else { (BigUint::from(1u8) << 130) - 3u8 };
+                    for e in [BigUint::from(2u8), BigUint::from(0b1011_0001u32), long] {
+                        if d == 26 && e.bits() > 64 {
+                            continue;
+                        }
+                        let want = pow_linear_reference(&f, &delta, &e, &m);
+                        let got = pow_linear(&f, &delta, &e, &m);
+                        assert!(want == got, "{kernel:?} d {d} e {e}");
+                    }
                 }
             }
         }
