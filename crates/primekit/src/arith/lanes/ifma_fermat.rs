@@ -19,7 +19,7 @@
 //! computed from borrows and exponent bits. Only the returned pass/fail bit mask depends
 //! on secrets.
 
-use super::ifma::{FIXED_SIZES, LANES};
+use super::ifma::{with_fixed_sizes, FIXED_SIZES, LANES};
 use super::ifma_columns::amm_column_pairs;
 use crate::arith::cpu::Avx512Ifma;
 use crate::arith::limbs::{neg_inv_mod_2_52, to_limbs};
@@ -57,14 +57,15 @@ pub(super) fn fermat_base_two_lanes(cpu: Avx512Ifma, cands: &[BigUint], bits: us
     // SAFETY: `cpu` proves AVX-512F + IFMA; `m` has exactly L limbs for the matching
     // instantiation and bits <= 52 L - 4.
     let pass = unsafe {
-        match l {
-            10 => fermat_fixed::<10>(&m, &m0inv, bits, top),
-            20 => fermat_fixed::<20>(&m, &m0inv, bits, top),
-            30 => fermat_fixed::<30>(&m, &m0inv, bits, top),
-            40 => fermat_fixed::<40>(&m, &m0inv, bits, top),
-            60 => fermat_fixed::<60>(&m, &m0inv, bits, top),
-            _ => fermat_fixed::<80>(&m, &m0inv, bits, top),
+        macro_rules! dispatch {
+            ($($n:literal)*) => {
+                match l {
+                    $($n => fermat_fixed::<$n>(&m, &m0inv, bits, top),)*
+                    _ => unreachable!("l is one of FIXED_SIZES"),
+                }
+            };
         }
+        with_fixed_sizes!(dispatch)
     };
     pass & (super::lane_mask(cands.len()) as u8)
 }
@@ -214,12 +215,6 @@ mod tests {
             batch.extend((0..3).map(|_| random_odd(&mut rng, bits)));
             batches.push(batch);
         }
-        // Primes at the top of a size's range: their last product is R mod m (< m) or
-        // that plus m, the second about one time in twenty there (far rarer for shorter
-        // moduli, where R / m is larger), so 64 of them show a final reduction left out.
-        for _ in 0..8 {
-            batches.push((0..LANES).map(|_| random_prime(&mut rng, 516)).collect());
-        }
         for batch in &batches {
             let bits = batch[0].bits() as usize;
             check_fermat(fermat, batch, bits);
@@ -230,6 +225,18 @@ mod tests {
         for (batch, bits) in &mixed_batches {
             check_fermat(fermat, batch, *bits);
             check_fermat(fermat, &batch[4..5], *bits);
+        }
+        // Every fixed-size kernel, at the top of its range: 2^p - 1 for the largest primes
+        // p that fit (each passes: 2^p = 1 and p | 2^p - 2), next to random odd numbers;
+        // the lanes' lower bound 2^top below the shortest.
+        let is_prime_u64 = |p: u64| p > 1 && (2..).take_while(|d| d * d <= p).all(|d| !p.is_multiple_of(d));
+        for &l in FIXED_SIZES {
+            let bits = 52 * l as u64 - 4;
+            let mut batch: Vec<BigUint> =
+                (2..=bits).rev().filter(|&p| is_prime_u64(p)).take(3).map(|p| (BigUint::one() << p) - 1u8).collect();
+            batch.extend((0..5).map(|_| random_odd(&mut rng, bits)));
+            let top = batch.iter().map(|n| n.bits() as usize).min().expect("nonempty") - 1;
+            check_fermat(|cands: &[BigUint], bits: usize| fermat_base_two_lanes(cpu, cands, bits, top), &batch, bits as usize);
         }
     }
 
