@@ -33,6 +33,8 @@ mod ifma;
 mod ifma_columns;
 #[cfg(target_arch = "x86_64")]
 mod ifma_fermat;
+#[cfg(target_arch = "x86_64")]
+mod ifma_words;
 mod single;
 #[cfg(test)]
 pub(crate) mod test_support;
@@ -86,6 +88,8 @@ macro_rules! per_backend {
 #[derive(Clone, Debug)]
 pub struct SharedModulus {
     imp: Shared,
+    /// Limbs of the modulus.
+    len: usize,
 }
 
 per_backend! {
@@ -136,7 +140,7 @@ macro_rules! lanewise {
 impl SharedModulus {
     /// One lane on the context's own kernels.
     pub fn single(ctx: &MontContext) -> Self {
-        SharedModulus { imp: Shared::Single(single::Single::new(ctx)) }
+        SharedModulus { imp: Shared::Single(single::Single::new(ctx)), len: ctx.len() }
     }
 
     /// The widest batch the context's kernel offers for its modulus ([`Self::single`]
@@ -148,10 +152,10 @@ impl SharedModulus {
         if ctx.len() >= 4 {
             let m = super::limbs::from_limbs(ctx.modulus());
             if let Some(b) = ctx.tokens().ifma().and_then(|cpu| ifma::Ifma8::new(cpu, &m, ctx.setup_timing())) {
-                return SharedModulus { imp: Shared::Ifma(b) };
+                return SharedModulus { imp: Shared::Ifma(b), len: ctx.len() };
             }
             if let Some(b) = ctx.tokens().avx2().and_then(|cpu| avx2::Avx2x4::new(cpu, &m, ctx.setup_timing())) {
-                return SharedModulus { imp: Shared::Avx2(b) };
+                return SharedModulus { imp: Shared::Avx2(b), len: ctx.len() };
             }
         }
         Self::single(ctx)
@@ -252,6 +256,29 @@ impl SharedModulus {
     /// Lane-wise `x^e`, by a sliding window: variable time in the public exponent.
     pub fn pow_vartime(&self, x: &LaneValues, e: &[Limb]) -> LaneValues {
         lanewise!(self, x, |b, v| b.pow_vartime(v, e))
+    }
+
+    /// `w_k^e` in lane k for the words `w_k < 2^32` (1 ..= [`Self::lanes`] of them, each
+    /// below m; missing lanes hold 1), in the batch's Montgomery form. Where the kernel
+    /// multiplies by a word for less than a product (IFMA), without a table: a square per
+    /// exponent bit and a product by the word per one bit; otherwise as
+    /// [`Self::pow_vartime`]. Variable time in the public exponent.
+    pub fn pow_words_vartime(&self, words: &[u64], e: &[Limb]) -> LaneValues {
+        assert!(!words.is_empty() && words.len() <= self.lanes() && words.iter().all(|&w| w < 1 << 32), "1..=lanes words below 2^32");
+        #[cfg(target_arch = "x86_64")]
+        if let Shared::Ifma(b) = &self.imp {
+            return LaneValues { imp: Values::Ifma(b.pow_words_vartime(words, e)) };
+        }
+        let len = self.len;
+        let xs: Vec<Vec<Limb>> = words
+            .iter()
+            .map(|&w| {
+                let mut v = vec![0; len];
+                v[0] = w;
+                v
+            })
+            .collect();
+        self.pow_vartime(&self.load(&xs), e)
     }
 
     /// Lane-wise `x^e` over exactly `exp_bits` bits of `e` (higher bits zero), by a fixed

@@ -29,7 +29,7 @@ pub(super) struct Ring {
     t: RefCell<Vec<Limb>>,
     /// Scratch of the unreduced products ([`Ring::ch_mul_acc`]).
     acc_t: RefCell<Vec<Limb>>,
-    /// The widest shared-modulus lanes, built on first use by [`Ring::pow_many`].
+    /// The widest shared-modulus lanes, built on first use by [`Ring::pow_many_small`].
     lanes: OnceCell<SharedModulus>,
 }
 
@@ -224,7 +224,7 @@ impl Ring {
         pow_vartime(&self.ctx, a, &e.to_u64_digits())
     }
 
-    /// How many exponentiations [`Ring::pow_many`] runs at once (1 on kernels without
+    /// How many exponentiations [`Ring::pow_many_small`] runs at once (1 on kernels without
     /// wide lanes, or where they do not pay for a full batch).
     pub(super) fn pow_lanes(&self) -> usize {
         if SharedModulus::wide_pays(&self.ctx, 8, Timing::Vartime) {
@@ -234,22 +234,26 @@ impl Ring {
         }
     }
 
-    /// `a^e` for each of `bases`, in order: [`Ring::pow_lanes`] bases per exponentiation
-    /// of the shared-modulus lanes (`arith::lanes::SharedModulus`), one at a time where a
-    /// batch does not pay for the count.
-    pub(super) fn pow_many(&self, bases: &[El], e: &BigUint) -> Vec<El> {
+    /// `a^e` for each of the small integers `smalls` (|a| < 2^32), in order:
+    /// [`Ring::pow_lanes`] bases per exponentiation of the shared-modulus lanes
+    /// (`arith::lanes::SharedModulus::pow_words_vartime`, which may multiply by the words
+    /// instead of by table entries), one at a time where a batch does not pay for the
+    /// count. A negative a is raised as |a|, negated for odd e.
+    pub(super) fn pow_many_small(&self, smalls: &[i64], e: &BigUint) -> Vec<El> {
         let lanes = self.pow_lanes();
-        if lanes == 1 || !SharedModulus::wide_pays(&self.ctx, bases.len(), Timing::Vartime) {
-            return bases.iter().map(|a| self.pow(a, e)).collect();
+        if lanes == 1 || !SharedModulus::wide_pays(&self.ctx, smalls.len(), Timing::Vartime) {
+            return smalls.iter().map(|&a| self.pow(&self.small(a), e)).collect();
         }
         let batch = self.lanes.get().expect("set by pow_lanes");
+        let odd = e.bit(0);
         let e = e.to_u64_digits();
-        let mut out = Vec::with_capacity(bases.len());
-        for chunk in bases.chunks(lanes) {
-            let plain: Vec<Vec<Limb>> = chunk.iter().map(|a| self.ctx.from_mont(a, &mut self.t.borrow_mut())).collect();
-            let y = batch.pow_vartime(&batch.load(&plain), &e);
-            for v in batch.store_vartime(&y, chunk.len()) {
-                out.push(self.ctx.to_mont(&v, &mut self.t.borrow_mut()));
+        let mut out = Vec::with_capacity(smalls.len());
+        for chunk in smalls.chunks(lanes) {
+            let words: Vec<u64> = chunk.iter().map(|a| a.unsigned_abs()).collect();
+            let y = batch.pow_words_vartime(&words, &e);
+            for (v, &a) in batch.store_vartime(&y, chunk.len()).iter().zip(chunk) {
+                let r = self.ctx.to_mont(v, &mut self.t.borrow_mut());
+                out.push(if a < 0 && odd { self.neg(&r) } else { r });
             }
         }
         out
@@ -278,14 +282,21 @@ mod tests {
     /// Batched powers equal single ones, for full and partial batches, at a size where
     /// the lanes pay on kernels that have them.
     #[test]
-    fn pow_many_matches_pow() {
-        let n = (BigUint::from(1u8) << 1279) - 1u8;
-        let r = Ring::new(&n).unwrap();
-        let e = (&n - 1u8) >> 1;
-        for count in [1, 2, 5, 8, 11] {
-            let bases: Vec<El> = (0..count).map(|i| r.small(3 + 7 * i)).collect();
-            let want: Vec<El> = bases.iter().map(|a| r.pow(a, &e)).collect();
-            assert_eq!(r.pow_many(&bases, &e), want, "count {count}");
+    fn pow_many_small_matches_pow() {
+        for bits in [200u32, 1024, 1279, 2048] {
+            let n = (BigUint::from(1u8) << bits) - 1u8 - (BigUint::from(1u8) << 40u32);
+            let f = Ring::new(&n).unwrap();
+            let smalls: Vec<i64> = vec![-3, -4, 5, -7, 8, -11, 13, 17, -19, 2, (1 << 32) - 1, -(1 << 31)];
+            for e in [BigUint::from(1u8), BigUint::from(2u8), (&n - 1u8) >> 1, (&n - 3u8) >> 1] {
+                // Whole and partial batches.
+                for count in [1, 5, 8, 11, smalls.len()] {
+                    let got = f.pow_many_small(&smalls[..count], &e);
+                    assert_eq!(got.len(), count);
+                    for (g, &a) in got.iter().zip(&smalls) {
+                        assert!(*g == f.pow(&f.small(a), &e), "bits {bits} a {a} count {count}");
+                    }
+                }
+            }
         }
     }
 

@@ -121,13 +121,14 @@ impl Sqrt {
             return;
         }
         let f = &self.ring;
-        let mut bases: Vec<El> = todo.iter().map(|&a| f.small(a)).collect();
+        let mut smalls = todo.clone();
         // z^q = (z^((q-1)/2))^2 z, for N = 1 mod 4 (s > 1) only.
         let with_z = self.s > 1 && self.zq.get().is_none();
         if with_z {
-            bases.push(f.small(self.z));
+            smalls.push(self.z);
         }
-        let mut ws = f.pow_many(&bases, &self.q_half);
+        let mut bases: Vec<El> = smalls.iter().map(|&a| f.small(a)).collect();
+        let mut ws = f.pow_many_small(&smalls, &self.q_half);
         if with_z {
             let (wz, z) = (ws.pop().expect("z's power"), bases.pop().expect("z"));
             let zq = f.mul(&f.sqr(&wz), &z);
