@@ -5,16 +5,22 @@
 use num_bigint::{BigInt, BigUint};
 use num_traits::{Signed, ToPrimitive, Zero};
 
-/// (t, s) with 4N = t^2 + |D| s^2, from a square root `r0` of D mod N (0 <= r0 < N);
+/// [`cornacchia_with`], its bound computed here (for tests).
+#[cfg(test)]
+pub(super) fn cornacchia(n: &BigUint, d: i64, r0: &BigUint) -> Option<(BigUint, BigUint)> {
+    cornacchia_with(n, &(n << 2u8).sqrt(), d, r0)
+}
+
+/// (t, s) with 4N = t^2 + |D| s^2, from a square root `r0` of D mod N (0 <= r0 < N)
+/// and `l` = floor(sqrt(4N)) (which a caller trying many D for one N computes once);
 /// `None` if there is none (for prime N: when N is not the norm of an element of the
 /// order of discriminant D).
-pub(super) fn cornacchia(n: &BigUint, d: i64, r0: &BigUint) -> Option<(BigUint, BigUint)> {
+pub(super) fn cornacchia_with(n: &BigUint, l: &BigUint, d: i64, r0: &BigUint) -> Option<(BigUint, BigUint)> {
     let dabs = BigUint::from(d.unsigned_abs());
     // r0 with the parity of D (so that t = r0 mod 2 matches t^2 = D mod 4).
     let r0 = if r0.bit(0) == (d & 1 == 1) { r0.clone() } else { n - r0 };
     let four_n: BigUint = n << 2;
-    let l = four_n.sqrt();
-    let b = first_remainder_below(n << 1, r0, &l);
+    let b = first_remainder_below(n << 1, r0, l);
     let rest = &four_n - &b * &b;
     if !(&rest % &dabs).is_zero() {
         return None;

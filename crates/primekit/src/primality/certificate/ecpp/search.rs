@@ -9,7 +9,7 @@
 
 use super::super::field::Ring;
 use super::class_table::{search_order, table};
-use super::cornacchia::{cornacchia, order, traces};
+use super::cornacchia::{cornacchia_with, order, traces};
 use super::rho::rho_factor;
 use super::sqrt::Sqrt;
 use crate::arith::lanes::FermatBatch;
@@ -167,10 +167,21 @@ pub(in crate::primality::certificate) fn probable_prime(q: &BigUint) -> bool {
     }
 }
 
-/// The checker's size condition q > (N^(1/4) + 1)^2, as the same integer test.
-pub(super) fn large_enough(q: &BigUint, n: &BigUint) -> bool {
+/// The checker's size condition q > (N^(1/4) + 1)^2, as the same integer test (the
+/// oracle of [`smallest_large_enough`]).
+#[cfg(test)]
+fn large_enough(q: &BigUint, n: &BigUint) -> bool {
     let r = q.sqrt();
     r > BigUint::one() && (&r - 1u8).pow(4) > *n
+}
+
+/// The least q passing the checker's size test (isqrt(q) - 1)^4 > N, so that a level
+/// compares each cofactor with it instead of taking a square root of each: with
+/// f = floor(N^(1/4)) = isqrt(isqrt(N)), (r - 1)^4 > N holds exactly when r - 1 > f
+/// (r - 1 >= f + 1 > N^(1/4); and r - 1 <= f gives (r - 1)^4 <= N), i.e. r >= f + 2,
+/// and isqrt(q) >= f + 2 exactly when q >= (f + 2)^2.
+pub(super) fn smallest_large_enough(n: &BigUint) -> BigUint {
+    (n.sqrt().sqrt() + 2u8).pow(2)
 }
 
 /// How many odd primes trial division uses for orders of N's size: more for larger N,
@@ -321,6 +332,10 @@ pub(super) struct Level {
     scratch: Vec<u32>,
     fermat: FermatBatch,
     pending: Vec<Pending>,
+    /// floor(sqrt(4N)), Cornacchia's bound, and the least q the checker's size test
+    /// accepts ([`smallest_large_enough`]): once per level.
+    sqrt_4n: BigUint,
+    q_min: BigUint,
 }
 
 impl Level {
@@ -342,6 +357,8 @@ impl Level {
             scratch: Vec::new(),
             fermat,
             pending: Vec::new(),
+            sqrt_4n: (n << 2u8).sqrt(),
+            q_min: smallest_large_enough(n),
         })
     }
 
@@ -471,14 +488,14 @@ impl Level {
             self.sq.sqrt_small_many(&wanted);
         }
         let r = self.sq.sqrt_disc(&e.prime_discs)?;
-        let (t, s) = cornacchia(&n, e.d, &self.sq.ring().to_big(&r))?;
+        let (t, s) = cornacchia_with(&n, &self.sqrt_4n, e.d, &self.sq.ring().to_big(&r))?;
         let rs = self.residues[second as usize].get_or_insert_with(|| OrderResidues::new(&n, count));
         for (i, tr) in traces(e.d, &t, &s).iter().enumerate().skip(first) {
             let m = order(&n, tr);
             rs.divisors_of_order(tr, &mut self.scratch);
             let (small, rest) = split_small_given(&m, &self.scratch);
             let q = if third { split_by_rho(&rest) } else { Some(rest) };
-            let Some(q) = q.filter(|q| q < &n && (third || new_q(&small)) && in_pass(q) && large_enough(q, &n)) else { continue };
+            let Some(q) = q.filter(|q| q < &n && (third || new_q(&small)) && in_pass(q) && *q >= self.q_min) else { continue };
             self.pending.push(Pending { pos: Pos { entry, order: i }, m, q, small, table: Some(index) });
         }
         self.test_queued(false)
@@ -499,6 +516,18 @@ mod tests {
         let n = BigUint::from(10u64.pow(16));
         assert!(!large_enough(&BigUint::from(100_020_001u64), &n));
         assert!(large_enough(&BigUint::from(100_100_000u64), &n));
+        // The bound agrees with the checker's test around it, for N a fourth power, one
+        // off it and random N.
+        use num_bigint::RandBigInt;
+        use rand_core::SeedableRng;
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
+        let ns = [n.clone(), &n - 1u8, &n + 1u8, BigUint::from(81u8), rng.gen_biguint(300), rng.gen_biguint(1025)];
+        for n in &ns {
+            let b = smallest_large_enough(n);
+            for q in [&b - 2u8, &b - 1u8, b.clone(), &b + 1u8, &b * 2u8] {
+                assert_eq!(q >= b, large_enough(&q, n), "n {n} q {q}");
+            }
+        }
         assert!(probable_prime(&((BigUint::from(1u8) << 127) - 1u8)));
         assert!(!probable_prime(&(BigUint::from(561u32) * BigUint::from(1105u32) * ((BigUint::from(1u8) << 89) - 1u8))));
     }
