@@ -294,6 +294,19 @@ fn int<'a>(v: &'a Gp, what: &str, i: usize) -> Result<&'a BigInt, CertificateErr
     }
 }
 
+/// Why PARI's N - 1 certificates are not read.
+const N_MINUS_1_REASON: &str =
+    "PARI's N-1 certificate [N, [...]]: not read (it gives no witness for primes below 2^64 and may rest on the BLS cube-root test)";
+
+/// Whether `text` opens as `[N, [` with N a decimal integer: PARI's N - 1 form (its
+/// elliptic-curve form opens with `[[`).
+fn opens_like_n_minus_1(text: &str) -> bool {
+    let Some(rest) = text.trim_start().strip_prefix('[') else { return false };
+    let rest = rest.trim_start();
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && rest[digits..].trim_start().strip_prefix(',').is_some_and(|r| r.trim_start().starts_with('['))
+}
+
 /// Reads the ECPP certificate PARI's `primecert(N)` prints (a GP vector
 /// `[[N, t, s, a, [x, y]], ...]`, any whitespace between tokens) into ecpp steps, in the same order
 /// (module documentation). Only the form is checked here; [`super::verify`] checks the
@@ -302,6 +315,12 @@ fn int<'a>(v: &'a Gp, what: &str, i: usize) -> Result<&'a BigInt, CertificateErr
 pub fn from_pari(text: &str) -> Result<Certificate, CertificateError> {
     if text.len() > MAX_CERTIFICATE_BYTES {
         return Err(malformed(format!("{} bytes, at most {MAX_CERTIFICATE_BYTES}", text.len())));
+    }
+    // PARI's N - 1 form [N, [...]] opens with an integer and then a vector, and nests as
+    // deep as its chain: told apart by that opening before parsing, so that a deep one
+    // gets its reason rather than the parser's nesting cap.
+    if opens_like_n_minus_1(text) {
+        return Err(malformed(N_MINUS_1_REASON));
     }
     let mut p = Parser { s: text.as_bytes(), pos: 0 };
     let v = p.value(0)?;
@@ -317,9 +336,7 @@ pub fn from_pari(text: &str) -> Result<Certificate, CertificateError> {
         Gp::Vec(steps) => steps,
     };
     if steps.len() == 2 && matches!(steps[0], Gp::Int(_)) {
-        return Err(malformed(
-            "PARI's N-1 certificate [N, [...]]: not read (it gives no witness for primes below 2^64 and may rest on the BLS cube-root test)",
-        ));
+        return Err(malformed(N_MINUS_1_REASON));
     }
     if steps.is_empty() {
         return Err(malformed("no steps"));
@@ -395,6 +412,15 @@ mod tests {
         assert!(from_pari(&ECPP.replace("562706585515", "562706 585515")).is_err());
         let why = from_pari(N_MINUS_1).unwrap_err().to_string();
         assert!(why.contains("N-1 certificate"), "{why}");
+        // A deep N - 1 chain (twelve levels, past the parser's nesting cap) gets the same
+        // reason; the elliptic-curve form and other vectors are not taken for it.
+        let deep = (0..12).fold("[3, [2]]".to_string(), |inner, k| format!("[{}, [2, {inner}]]", 1000 + k));
+        let why = from_pari(&deep).unwrap_err().to_string();
+        assert!(why.contains("N-1 certificate"), "{why}");
+        for other in [ECPP, "[7, 8, 9]", "[ 7 , x]", "[[7, [2]]]"] {
+            assert!(!opens_like_n_minus_1(other), "{other}");
+        }
+        assert!(opens_like_n_minus_1(" [ 97 ,\n [2, 3]]"));
     }
 
     #[test]
