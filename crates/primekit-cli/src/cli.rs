@@ -28,11 +28,12 @@ fn cpu_features() -> String {
             ("adx", std::is_x86_feature_detected!("adx")),
             ("avx2", std::is_x86_feature_detected!("avx2")),
             ("avx512f", std::is_x86_feature_detected!("avx512f")),
+            ("avx512dq", std::is_x86_feature_detected!("avx512dq")),
             ("avx512ifma", std::is_x86_feature_detected!("avx512ifma")),
         ];
         let names: Vec<&str> = seen.iter().filter(|(_, on)| *on).map(|(n, _)| *n).collect();
         if names.is_empty() {
-            "none of bmi2, adx, avx2, avx512f, avx512ifma".to_string()
+            "none of bmi2, adx, avx2, avx512f, avx512dq, avx512ifma".to_string()
         } else {
             names.join(" ")
         }

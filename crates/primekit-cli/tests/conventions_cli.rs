@@ -126,7 +126,7 @@ fn man_page_documents_every_command() {
 fn cpuinfo_flags() -> Option<Vec<String>> {
     let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
     let flags = info.lines().find(|l| l.starts_with("flags"))?.split(':').nth(1)?.to_string();
-    let want = ["bmi2", "adx", "avx2", "avx512f", "avx512ifma"];
+    let want = ["bmi2", "adx", "avx2", "avx512f", "avx512dq", "avx512ifma"];
     Some(want.iter().filter(|w| flags.split_whitespace().any(|f| f == **w)).map(|s| s.to_string()).collect())
 }
 

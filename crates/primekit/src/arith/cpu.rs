@@ -277,8 +277,8 @@ pub enum Kernel {
     Avx2,
     /// x86_64 AVX-512 IFMA (radix 2^52, eight 64-bit lanes per instruction) for
     /// exponentiations modulo numbers above 512 bits, batches of Miller-Rabin rounds and Fermat tests, and sieve
-    /// residues; single products use the `Adx` kernel (needs AVX-512F, AVX-512 IFMA,
-    /// BMI2 and ADX).
+    /// residues; single products use the `Adx` kernel (needs AVX-512F, AVX-512DQ,
+    /// AVX-512 IFMA, BMI2 and ADX).
     Ifma,
 }
 

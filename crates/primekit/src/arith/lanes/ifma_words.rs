@@ -53,7 +53,8 @@ impl WordConsts {
 /// broadcast to every lane.
 ///
 /// # Safety
-/// The CPU must support AVX-512F, DQ and IFMA; `x` and `m` have L >= t + 2 digits.
+/// The CPU must support AVX-512F, DQ and IFMA; `x` and `m` have L >= t + 1 digits
+/// (L <= 80) with R = 2^(52 L) > 4m.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 pub(super) unsafe fn mul_words(x: &mut [[u64; LANES]], w: &[u64; LANES], m: &[[u64; LANES]], c: &WordConsts) {
     let l = x.len();

@@ -14,10 +14,12 @@
 //!   `< 2m`), each digit of the accumulator growing by less than 2^52 + 2^12 per
 //!   product; [`join`] adds an element times R' (digits below 2^52, in place k and up);
 //!   [`double`] doubles every digit;
-//! - [`reduce_vartime`] (any number of accumulators at once) needs every digit below 2^63 and the value below 2^(52 (2k + 1)):
-//!   both hold for fewer than 2^10 products and joins, each counted twice per doubling
-//!   that followed it (4m^2 < 2^(104k - 6), so even 2^10 such terms stay below
-//!   2^(104k + 4)); it returns the IFMA-domain element (`< 2m`) of the sum times R'^-1;
+//! - [`reduce_vartime`] (any number of accumulators at once) needs every digit below
+//!   2^63 and the value below 2^(52 (2k + 1)): both hold for fewer than 2^10 products
+//!   and joins, each counted twice per doubling that followed it (a product is below
+//!   4m^2 < 2^(104k - 6), a join below 2m R' < 2^(104k - 3), so even 2^10 such terms stay
+//!   below 2^(104k + 7)); it returns the IFMA-domain element (`< 2m`) of the sum times
+//!   R'^-1;
 //! - products run in time that depends only on k; the reduction branches on the value
 //!   (`_vartime`): public data only.
 
