@@ -24,18 +24,6 @@ use crate::arith::carry;
 use crate::arith::limbs::{add_mod_vartime, lt_vartime, sub_assign, sub_mod_vartime, Limb};
 
 impl MontContext {
-    /// Whether chain products beat the scalar ones: true when the chain form is the IFMA
-    /// domain (products in the vector unit). A caller that can form its sums of products
-    /// either lazily ([`MontContext::mul_acc`]) or product by product on chain elements
-    /// chooses by it.
-    pub fn chain_products_pay(&self) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        if self.ifma.is_some() {
-            return true;
-        }
-        false
-    }
-
     /// Words of a chain element.
     pub fn chain_len(&self) -> usize {
         #[cfg(target_arch = "x86_64")]
