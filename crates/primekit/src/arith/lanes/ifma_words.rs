@@ -49,16 +49,30 @@ impl WordConsts {
     }
 }
 
+/// The unnormalised product x w of [`mul_words`] (L + 1 vectors), made once per
+/// exponentiation: zeroing a stack array of the largest size on every call cost more
+/// than the call's own stores.
+pub(super) struct Scratch(Vec<__m512i>);
+
+impl Scratch {
+    /// For values of `l` digits.
+    pub(super) fn new(l: usize) -> Self {
+        // SAFETY: an all-zero __m512i is a valid value (no feature is needed to make one
+        // in memory).
+        Scratch(vec![unsafe { core::mem::zeroed() }; l + 1])
+    }
+}
+
 /// `x = x w mod m` lane-wise (see the module contract); `m` holds the modulus's digits
 /// broadcast to every lane.
 ///
 /// # Safety
 /// The CPU must support AVX-512F, DQ and IFMA; `x` and `m` have L >= t + 1 digits
-/// (L <= 80) with R = 2^(52 L) > 4m.
+/// (L <= 80) with R = 2^(52 L) > 4m; `scratch` was made for L digits.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-pub(super) unsafe fn mul_words(x: &mut [[u64; LANES]], w: &[u64; LANES], m: &[[u64; LANES]], c: &WordConsts) {
+pub(super) unsafe fn mul_words(x: &mut [[u64; LANES]], w: &[u64; LANES], m: &[[u64; LANES]], c: &WordConsts, scratch: &mut Scratch) {
     let l = x.len();
-    assert!(m.len() == l && l <= MAX_DIGITS && c.top + 1 < l + 1);
+    assert!(m.len() == l && l <= MAX_DIGITS && c.top + 1 < l + 1 && scratch.0.len() == l + 1);
     // SAFETY: each pointer addresses a whole [u64; 8].
     let ld = |p: &[u64; LANES]| unsafe { _mm512_loadu_si512(p.as_ptr().cast()) };
     let st = |p: &mut [u64; LANES], v: __m512i| unsafe { _mm512_storeu_si512(p.as_mut_ptr().cast(), v) };
@@ -67,8 +81,7 @@ pub(super) unsafe fn mul_words(x: &mut [[u64; LANES]], w: &[u64; LANES], m: &[[u
     let wv = ld(w);
     // y = x w with unnormalised digits: digit j is lo(x_j w) + hi(x_(j-1) w) < 2^53, each
     // independent of the others.
-    // On the stack: this runs once per exponent bit (at most 80 digits, the largest size).
-    let mut y = [zero; MAX_DIGITS + 1];
+    let y = &mut scratch.0;
     let mut hi_prev = zero;
     for j in 0..l {
         let xj = ld(&x[j]);
