@@ -55,9 +55,13 @@ fn sum4(v: &[__m512i; 4]) -> __m512i {
 /// issues about once per cycle here, IFMA twice). Two steps at a time keep eight
 /// independent multiply-add chains in flight.
 ///
+/// `x` is a pointer, not a slice, so that the quotient digits can be read while later
+/// ones are still unwritten ([`amm_column_pairs`] leaves them uninitialised rather than
+/// zeroing L vectors per product).
+///
 /// # Safety
-/// The CPU must support AVX-512F and IFMA; for i in [i0, i1): i < x.len(), i <= k and
-/// k + 1 - i <= y.len().
+/// The CPU must support AVX-512F and IFMA; for i in [i0, i1): x + i points at an
+/// initialised [u64; 8], i <= k and k + 1 - i <= y.len().
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 #[allow(clippy::too_many_arguments)]
@@ -65,7 +69,7 @@ unsafe fn mac_column_pair(
     c0: &mut [__m512i; 2],
     c1: &mut [__m512i; 4],
     c2: &mut [__m512i; 2],
-    x: &[[u64; LANES]],
+    x: *const [u64; LANES],
     y: &[[u64; LANES]],
     k: usize,
     i0: usize,
@@ -74,11 +78,12 @@ unsafe fn mac_column_pair(
     if i0 >= i1 {
         return;
     }
-    debug_assert!(i1 <= x.len() && i1 - 1 <= k && k + 1 - i0 <= y.len());
-    // SAFETY: the indices stay inside x and y by the caller's contract (checked above in
-    // debug builds); each pointer addresses a whole [u64; 8].
+    debug_assert!(i1 - 1 <= k && k + 1 - i0 <= y.len());
+    // SAFETY: the indices stay inside x's initialised digits and y by the caller's
+    // contract (y's bound checked above in debug builds); each pointer addresses a whole
+    // [u64; 8].
     let ld = |p: *const [u64; LANES]| unsafe { _mm512_loadu_si512(p.cast()) };
-    let (xp, yp) = (x.as_ptr(), y.as_ptr());
+    let (xp, yp) = (x, y.as_ptr());
     // SAFETY: index k + 1 - i0 < y.len() when it is loaded. The index is public.
     let mut y_next = if k + 1 - i0 < y.len() { unsafe { ld(yp.add(k + 1 - i0)) } } else { _mm512_setzero_si512() };
     let mut i = i0;
@@ -140,7 +145,8 @@ pub(super) fn amm_column_pairs<const L: usize, const SQUARE: bool>(
     let zero = _mm512_setzero_si512();
     let mask = _mm512_set1_epi64(MASK52 as i64);
     let (m0, m1, m2) = (ld(&m[0]), ld(&m[1]), ld(&m[2]));
-    let mut q = [[0u64; LANES]; L];
+    // Quotient digits, each written (at column k) before any read (columns k + 2 on).
+    let mut q = [const { core::mem::MaybeUninit::<[u64; LANES]>::uninit() }; L];
     // Product terms (doubled when a square's column is summed: cross terms) and the
     // rest, for columns k, k + 1 and k + 2.
     let (mut x0, mut x1, mut x2) = ([zero; 2], [zero; 4], [zero; 2]);
@@ -153,7 +159,7 @@ pub(super) fn amm_column_pairs<const L: usize, const SQUARE: bool>(
         if SQUARE {
             let h = k / 2;
             // SAFETY: i < h < L and k + 1 - i <= L for i in [lo, h).
-            unsafe { mac_column_pair(&mut x0, &mut x1, &mut x2, a, a, k, lo, h) };
+            unsafe { mac_column_pair(&mut x0, &mut x1, &mut x2, a.as_ptr(), a, k, lo, h) };
             // a_h a_(h+1) (column k + 1; none when h + 1 = L) and the square a_h^2.
             let ah = ld(&a[h]);
             let ah1 = if h + 1 < L { ld(&a[h + 1]) } else { zero };
@@ -165,15 +171,16 @@ pub(super) fn amm_column_pairs<const L: usize, const SQUARE: bool>(
             // Every i with both columns' partners in range, then a_(k+1) b_0 (column
             // k + 1 only).
             // SAFETY: i <= min(k, L - 1) and k + 1 - i <= L for i in [lo, min(k + 1, L)).
-            unsafe { mac_column_pair(&mut x0, &mut x1, &mut x2, a, b, k, lo, (k + 1).min(L)) };
+            unsafe { mac_column_pair(&mut x0, &mut x1, &mut x2, a.as_ptr(), b, k, lo, (k + 1).min(L)) };
             if k + 1 < L {
                 let (ak1, b0) = (ld(&a[k + 1]), ld(&b[0]));
                 x1[0] = _mm512_madd52lo_epu64(x1[0], ak1, b0);
                 x2[0] = _mm512_madd52hi_epu64(x2[0], ak1, b0);
             }
         }
-        // SAFETY: i <= k - 2 < L and k + 1 - i <= L for i in [lo, min(k - 1, L)).
-        unsafe { mac_column_pair(&mut r0, &mut r1, &mut r2, &q, m, k, lo, k.saturating_sub(1).min(L)) };
+        // SAFETY: i <= k - 2 < L and k + 1 - i <= L for i in [lo, min(k - 1, L)); q_i
+        // for i <= k - 1 was written by an earlier column pair.
+        unsafe { mac_column_pair(&mut r0, &mut r1, &mut r2, q.as_ptr().cast(), m, k, lo, k.saturating_sub(1).min(L)) };
         let early0 = column(_mm512_add_epi64(x0[0], x0[1]), _mm512_add_epi64(r0[0], r0[1]));
         let s0 = if (2..=L).contains(&k) {
             r1[1] = _mm512_madd52hi_epu64(r1[1], q_prev, m1);
@@ -188,12 +195,14 @@ pub(super) fn amm_column_pairs<const L: usize, const SQUARE: bool>(
             // k + 1 < L too (L even).
             let qk = _mm512_madd52lo_epu64(zero, s0, inv);
             carry = _mm512_srli_epi64::<52>(_mm512_add_epi64(s0, mask));
-            st(&mut q[k], qk);
+            // SAFETY: q[k] is a whole [u64; 8] of storage.
+            unsafe { _mm512_storeu_si512(q[k].as_mut_ptr().cast(), qk) };
             r2[0] = _mm512_madd52hi_epu64(r2[0], qk, m1);
             let s1 = with_late_terms(early1, carry, qk, m0, m1);
             let qk1 = _mm512_madd52lo_epu64(zero, s1, inv);
             carry = _mm512_srli_epi64::<52>(_mm512_add_epi64(s1, mask));
-            st(&mut q[k + 1], qk1);
+            // SAFETY: as above (k + 1 < L).
+            unsafe { _mm512_storeu_si512(q[k + 1].as_mut_ptr().cast(), qk1) };
             q_prev = qk1;
         } else {
             st(&mut out[k - L], _mm512_and_si512(s0, mask));
