@@ -54,6 +54,21 @@ impl MontContext {
         self.mul_acc(acc, a, b, t);
     }
 
+    /// `acc += sum of x_i y_j` over `pairs` (i, j) for the chain elements x_i, y_j held one
+    /// after another in `xs` and `ys` ([`Self::chain_len`] words each), unreduced: each pair
+    /// one term of the contract. Under the IFMA kernel the products are summed in the
+    /// vector registers and carried into `acc` once per few dozen, not once each.
+    pub fn chain_mul_acc_pairs(&self, acc: &mut [u64], xs: &[u64], ys: &[u64], pairs: &[(u32, u32)], t: &mut [Limb]) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(p) = &self.ifma {
+            return ifma::sums::mul_add_pairs(p, acc, xs, ys, pairs);
+        }
+        let w = self.chain_len();
+        for &(i, j) in pairs {
+            self.mul_acc(acc, &xs[i as usize * w..][..w], &ys[j as usize * w..][..w], t);
+        }
+    }
+
     /// `acc += a^2` for a chain element, unreduced.
     pub fn chain_sqr_acc(&self, acc: &mut [u64], a: &[u64], t: &mut [Limb]) {
         #[cfg(target_arch = "x86_64")]
@@ -173,6 +188,18 @@ mod tests {
                         ctx.chain_reduce_acc_vartime(&mut out, &mut acc, &mut t);
                         assert_eq!(leave(&out), want % &m, "{kernel:?} {bits} bits, {terms} terms");
                         assert!(acc.iter().all(|&w| w == 0), "accumulator left zero");
+                    }
+                    // Sums of listed pairs in one call, against the same products one by
+                    // one: lists shorter and longer than a register chunk (at 4096 bits 25
+                    // products), with the largest elements.
+                    let flat: Vec<u64> = elems.concat();
+                    for len in [1usize, 3, 30, 100, 400] {
+                        let pairs: Vec<(u32, u32)> =
+                            (0..len).map(|i| ((i % elems.len()) as u32, ((5 * i + 2) % elems.len()) as u32)).collect();
+                        ctx.chain_mul_acc_pairs(&mut acc, &flat, &flat, &pairs, &mut t);
+                        let want: BigUint = pairs.iter().map(|&(i, j)| &values[i as usize] * &values[j as usize]).sum();
+                        ctx.chain_reduce_acc_vartime(&mut out, &mut acc, &mut t);
+                        assert_eq!(leave(&out), want % &m, "{kernel:?} {bits} bits, {len} listed pairs");
                     }
                     // Three sums reduced together (a pair and a lone one on IFMA).
                     let (cl, al) = (ctx.chain_len(), ctx.chain_acc_len());

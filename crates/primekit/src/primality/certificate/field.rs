@@ -182,6 +182,13 @@ impl Ring {
         self.ctx.chain_mul_acc(acc, a, b, &mut self.acc_t.borrow_mut());
     }
 
+    /// `acc += sum of x_i y_j` over `pairs` (i, j), for the chain elements held one after
+    /// another in `xs` and `ys`: [`Ring::ch_mul_acc`] for each pair, the products summed
+    /// before they reach `acc` where the kernel can.
+    pub(super) fn ch_mul_acc_pairs(&self, acc: &mut [u64], xs: &[u64], ys: &[u64], pairs: &[(u32, u32)]) {
+        self.ctx.chain_mul_acc_pairs(acc, xs, ys, pairs, &mut self.acc_t.borrow_mut());
+    }
+
     /// `acc += a^2` on a chain element, unreduced.
     pub(super) fn ch_sqr_acc(&self, acc: &mut [u64], a: &[u64]) {
         self.ctx.chain_sqr_acc(acc, a, &mut self.acc_t.borrow_mut());

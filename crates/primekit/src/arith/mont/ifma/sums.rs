@@ -12,7 +12,9 @@
 //!   whose digits may exceed 2^52 (unnormalised);
 //! - [`mul_add`] adds the product of two IFMA-domain elements (normalised digits, values
 //!   `< 2m`), each digit of the accumulator growing by less than 2^52 + 2^12 per
-//!   product; [`join`] adds an element times R' (digits below 2^52, in place k and up);
+//!   product; [`mul_add_pairs`] adds a list of such products, summed in registers and
+//!   carried in once per [`pair_chunk`] of them (digits growing as for one product per
+//!   chunk); [`join`] adds an element times R' (digits below 2^52, in place k and up);
 //!   [`double`] doubles every digit;
 //! - [`reduce_vartime`] (any number of accumulators at once) needs every digit below
 //!   2^63 and the value below 2^(52 (2k + 1)): both hold for fewer than 2^10 products
@@ -65,6 +67,36 @@ pub(crate) fn mul_add(p: &IfmaParams, acc: &mut [u64], a: &[u64], b: &[u64]) {
     let _proof = p.cpu;
     // SAFETY: the lengths are checked above; `p.cpu` proves AVX-512F and IFMA.
     unsafe { by_vector_counts!(p.vectors, |V, V1, V2| mul_add_v::<V, V1, V2>(acc, a, b, p.k)) }
+}
+
+/// `acc += sum of x_i y_j` over `pairs` (i, j), with x_i the element at words
+/// `i w .. (i + 1) w` of `xs` and y_j likewise in `ys` (w = the width): the products
+/// summed in the vector registers and carried into `acc` once per [`pair_chunk`] of
+/// them, instead of once each. The accumulator's digits grow as for one [`mul_add`]
+/// per chunk; its value as for one per product.
+pub(crate) fn mul_add_pairs(p: &IfmaParams, acc: &mut [u64], xs: &[u64], ys: &[u64], pairs: &[(u32, u32)]) {
+    let w = p.width();
+    assert!(acc.len() == acc_len(p));
+    assert!(pairs.iter().all(|&(i, j)| (i as usize + 1) * w <= xs.len() && (j as usize + 1) * w <= ys.len()));
+    let _proof = p.cpu;
+    for chunk in pairs.chunks(pair_chunk(p.k)) {
+        // SAFETY: every element addressed lies inside xs or ys (checked above), `acc` has
+        // acc_len words, `p.cpu` proves AVX-512F and IFMA, and the chunk keeps the lanes'
+        // sums below 2^64 (`pair_chunk`).
+        unsafe { by_vector_counts!(p.vectors, |V, V1, V2| mul_add_pairs_v::<V, V1, V2>(acc, xs, ys, chunk, p.k, w)) }
+    }
+}
+
+/// Products [`mul_add_pairs`] sums in the registers before carrying: a lane of the lo
+/// (or hi) sums gains at most k terms below 2^52 per product (one per digit of b), and
+/// lo + hi must stay below 2^64, so n products need 2 n k 2^52 < 2^64, n k < 2^11.
+pub(crate) const fn pair_chunk(k: usize) -> usize {
+    let n = 2047 / k;
+    if n == 0 {
+        1
+    } else {
+        n
+    }
 }
 
 /// `acc += a R'` for an element `a` (normalised digits, `< 2m`).
@@ -254,6 +286,56 @@ fn shifted<const S: i32, const R: i32, const V: usize, const V1: usize>(a: &[__m
 unsafe fn mul_add_v<const V: usize, const V1: usize, const V2: usize>(acc: &mut [u64], a: &[u64], b: &[u64], k: usize) {
     const { assert!(V1 == V + 1 && V2 == 2 * V + 1) };
     let zero = _mm512_setzero_si512();
+    let (mut lo, mut hi) = ([zero; V2], [zero; V2]);
+    // SAFETY: the caller's contract is this function's.
+    unsafe {
+        mac_product::<V, V1, V2>(&mut lo, &mut hi, a, b, k);
+        add_columns::<V2>(acc, &lo, &hi);
+    }
+}
+
+/// [`mul_add_v`] for each pair (i, j) of `pairs` on x_i = `xs[i w..]`, y_j = `ys[j w..]`,
+/// the sums carried into `acc` once.
+///
+/// # Safety
+/// As [`mul_add_v`] for every pair's elements, and pairs.len() <= [`pair_chunk`](k).
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn mul_add_pairs_v<const V: usize, const V1: usize, const V2: usize>(
+    acc: &mut [u64],
+    xs: &[u64],
+    ys: &[u64],
+    pairs: &[(u32, u32)],
+    k: usize,
+    w: usize,
+) {
+    const { assert!(V1 == V + 1 && V2 == 2 * V + 1) };
+    debug_assert!(pairs.len() <= pair_chunk(k));
+    let zero = _mm512_setzero_si512();
+    let (mut lo, mut hi) = ([zero; V2], [zero; V2]);
+    for &(i, j) in pairs {
+        let (a, b) = (&xs[i as usize * w..][..w], &ys[j as usize * w..][..w]);
+        // SAFETY: the caller's contract.
+        unsafe { mac_product::<V, V1, V2>(&mut lo, &mut hi, a, b, k) };
+    }
+    // SAFETY: the caller's contract.
+    unsafe { add_columns::<V2>(acc, &lo, &hi) };
+}
+
+/// The multiply-adds of [`mul_add_v`] into the lo and hi sums (each lane gains at most k
+/// terms below 2^52).
+///
+/// # Safety
+/// As [`mul_add_v`].
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn mac_product<const V: usize, const V1: usize, const V2: usize>(
+    lo: &mut [__m512i; V2],
+    hi: &mut [__m512i; V2],
+    a: &[u64],
+    b: &[u64],
+    k: usize,
+) {
+    let zero = _mm512_setzero_si512();
     let mut av = [zero; V];
     for (j, x) in av.iter_mut().enumerate() {
         // SAFETY: 8V words are readable in a (the caller's contract).
@@ -270,8 +352,6 @@ unsafe fn mul_add_v<const V: usize, const V1: usize, const V2: usize>(acc: &mut 
         shifted::<7, 1, V, V1>(&av),
         shifted::<8, 0, V, V1>(&av),
     ];
-    let mut lo = [zero; V2];
-    let mut hi = [zero; V2];
     for t in 0..k.div_ceil(8) {
         for u in 0..8.min(k - 8 * t) {
             // SAFETY: 8t + u < k <= 8V words of b.
@@ -283,6 +363,17 @@ unsafe fn mul_add_v<const V: usize, const V1: usize, const V2: usize>(acc: &mut 
             }
         }
     }
+}
+
+/// `acc += lo + hi` after one carry round (lanes below 2^64 in; each lane added to acc
+/// below 2^52 + 2^12).
+///
+/// # Safety
+/// `acc` holds at least 8 V2 words; the CPU supports AVX-512F.
+#[inline]
+#[target_feature(enable = "avx512f")]
+unsafe fn add_columns<const V2: usize>(acc: &mut [u64], lo: &[__m512i; V2], hi: &[__m512i; V2]) {
+    let zero = _mm512_setzero_si512();
     let mask = _mm512_set1_epi64(MASK52 as i64);
     let mut carry_in = zero;
     for j in 0..V2 {
@@ -298,5 +389,25 @@ unsafe fn mul_add_v<const V: usize, const V1: usize, const V2: usize>(acc: &mut 
             _mm512_storeu_si512(p.cast(), _mm512_add_epi64(_mm512_loadu_si512(p.cast()), v));
         }
     }
-    // The top lane's carry is zero: the product is below 2^(104k) <= 2^(52 8(2V + 1)).
+    // The top lane's carry is zero: a product is below 2^(104k), a chunk's sum below
+    // 2^(104k + 11) < 2^(52 (2k + 1)) <= 2^(52 8(2V + 1)).
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pair_chunk;
+
+    /// A chunk of products keeps every lane of lo + hi below 2^64 (2 n k terms below 2^52
+    /// each), and is the largest that does, for every digit count the kernel has.
+    #[test]
+    fn pair_chunks_stay_below_a_word() {
+        let worst = |n: usize, k: usize| 2 * (n as u128) * (k as u128) * ((1u128 << 52) - 1);
+        for k in 1..=640 {
+            let n = pair_chunk(k);
+            assert!(n >= 1 && worst(n, k) < 1 << 64, "k = {k}");
+            if k <= 2047 {
+                assert!(2 * (n as u128 + 1) * k as u128 * (1u128 << 52) >= 1 << 64, "k = {k}: a larger chunk would fit");
+            }
+        }
+    }
 }

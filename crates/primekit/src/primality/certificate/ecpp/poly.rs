@@ -44,7 +44,7 @@ fn rem(f: &Ring, a: &Poly, m: &Poly, lead_inv: &El) -> Poly {
 }
 
 /// `(x + delta)^e mod m` for monic `m` of degree d >= 2, on chain elements
-/// (`Ring::enter`) with lazy sums ([`Ring::ch_mul_acc`]): the residue is kept as d
+/// (`Ring::enter`) with lazy sums ([`Ring::ch_mul_acc_pairs`]): the residue is kept as d
 /// coefficients (zeros included); each step squares it into 2d - 1 coefficients, each a
 /// sum of products added unreduced and reduced once, and folds the d - 1 above x^(d-1)
 /// back with x^j mod m (j = d .. 2d - 2, computed once): d(d - 1)/2 products (doubled)
@@ -76,14 +76,19 @@ fn pow_linear(f: &Ring, delta: &El, e: &BigUint, m: &Poly) -> Poly {
             folds.extend_from_slice(&x);
         }
     }
+    // The square's cross products by coefficient (r_a r_b, a < b, into a + b) and the
+    // fold's products by coefficient (top_j times x^(d+j) mod m's coefficient k, into k):
+    // each coefficient's products go to the sums in one call, which adds them in the
+    // vector registers before they reach the accumulator.
+    let cross: Vec<Vec<(u32, u32)>> =
+        (0..2 * d - 1).map(|c| (c.saturating_sub(d - 1)..d).filter(|&a| 2 * a < c).map(|a| (a as u32, (c - a) as u32)).collect()).collect();
+    let fold_pairs: Vec<Vec<(u32, u32)>> = (0..d).map(|k| (0..d - 1).map(|j| (j as u32, (j * d + k) as u32)).collect()).collect();
     // Accumulators are zero here and after every reduction.
     let mut acc = vec![0; (2 * d - 1) * al];
     let mut tops = vec![0; (d - 1) * cl];
     for i in (0..e.bits().saturating_sub(1)).rev() {
-        for a in 0..d {
-            for b in a + 1..d {
-                f.ch_mul_acc(&mut acc[(a + b) * al..][..al], &r[a * cl..][..cl], &r[b * cl..][..cl]);
-            }
+        for (c, pairs) in cross.iter().enumerate() {
+            f.ch_mul_acc_pairs(&mut acc[c * al..][..al], &r, &r, pairs);
         }
         for x in acc.chunks_exact_mut(al) {
             f.ch_dbl_acc(x);
@@ -93,10 +98,8 @@ fn pow_linear(f: &Ring, delta: &El, e: &BigUint, m: &Poly) -> Poly {
         }
         let (low, high) = acc.split_at_mut(d * al);
         f.ch_reduce_accs(&mut tops, high);
-        for (j, top) in tops.chunks_exact(cl).enumerate() {
-            for (k, x) in low.chunks_exact_mut(al).enumerate() {
-                f.ch_mul_acc(x, top, &folds[(j * d + k) * cl..][..cl]);
-            }
+        for (x, pairs) in low.chunks_exact_mut(al).zip(&fold_pairs) {
+            f.ch_mul_acc_pairs(x, &tops, &folds, pairs);
         }
         f.ch_reduce_accs(&mut r, low);
         if e.bit(i) {
