@@ -47,7 +47,7 @@ pub fn verify_cmd(a: VerifyArgs) -> ExitCode {
     let max_work = a.max_work.unwrap_or(DEFAULT_MAX_WORK);
     match from_json(&text).and_then(|c| verify_with(&c, expected.as_ref(), max_work, a.jobs)) {
         Ok(p) => {
-            println!("{p}");
+            crate::outln!("verify-cert", "{p}");
             ExitCode::SUCCESS
         }
         Err(e @ CertificateError::Invalid { .. }) => {

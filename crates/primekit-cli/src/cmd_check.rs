@@ -136,26 +136,35 @@ pub fn run(kind: Kind, a: CheckArgs) -> ExitCode {
         eprintln!("primekit {}: --max-seconds must be a positive number", kind.command());
         return ExitCode::from(2);
     }
+    // The exit status carries the verdict, so a reader that went away (`| head`) changes
+    // nothing; another write error is status 1 with its reason.
+    let print = |text: String| match crate::files::print_out(&text) {
+        Ok(_) => true,
+        Err(e) => {
+            eprintln!("primekit {}: {e}", kind.command());
+            false
+        }
+    };
     match audit(kind, &a, max_work) {
         Ok(report) => {
-            if a.json {
+            let printed = if a.json {
                 let mut v = report.to_json();
                 let obj = v.as_object_mut().expect("report JSON is an object");
                 obj.insert("command".into(), Value::from(kind.command()));
                 obj.insert("file".into(), Value::from(file));
-                println!("{v}");
+                print(format!("{v}\n"))
             } else {
-                print!("file: {file}\n{}", report.to_text());
-            }
-            ExitCode::from(if report.ok() { 0 } else { 1 })
+                print(format!("file: {file}\n{}", report.to_text()))
+            };
+            ExitCode::from(if report.ok() && printed { 0 } else { 1 })
         }
         Err(f) => {
             if a.json {
-                println!(
-                    "{}",
+                print(format!(
+                    "{}\n",
                     json!({"command": kind.command(), "file": file, "ok": false,
                            "error_kind": f.kind(), "error": f.message()})
-                );
+                ));
             } else {
                 eprintln!("primekit {}: {file}: {}", kind.command(), f.message());
             }

@@ -84,12 +84,19 @@ pub fn run(a: Args) -> ExitCode {
                 return ExitCode::from(1);
             }
         }
-        None if !a.json => print!("{pem}"),
+        None if !a.json => {
+            // The PEM ends in a newline already.
+            if let Err(e) = crate::files::print_out(&pem) {
+                eprintln!("primekit dhparam: {e}");
+                return ExitCode::from(1);
+            }
+        }
         None => {}
     }
     if a.json {
         let file = a.out.as_ref().map(|p| p.display().to_string());
-        println!(
+        crate::outln!(
+            "dhparam",
             "{}",
             serde_json::json!({"command": "dhparam", "bits": a.bits, "g": 2, "p": p.to_string(), "file": file, "pem": if file.is_none() { Some(&pem) } else { None }})
         );

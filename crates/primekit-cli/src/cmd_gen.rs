@@ -158,14 +158,15 @@ fn run_provable(a: &Args) -> ExitCode {
         };
         if a.json {
             let cert: Option<serde_json::Value> = inline.as_deref().and_then(|t| serde_json::from_str(t).ok());
-            println!(
+            crate::outln!(
+                "gen",
                 "{}",
                 serde_json::json!({"command": "gen", "bits": a.bits, "safe": a.safe, "provable": true, "prime": text, "certificate": cert})
             );
         } else {
-            println!("{text}");
+            crate::outln!("gen", "{text}");
             if let Some(c) = inline {
-                println!("{c}");
+                crate::outln!("gen", "{c}");
             }
         }
     }
@@ -198,9 +199,9 @@ pub fn run(a: Args) -> ExitCode {
             for p in ps {
                 let text = format_number(&p, a.hex);
                 if a.json {
-                    println!("{}", serde_json::json!({"command": "gen", "bits": a.bits, "safe": a.safe, "prime": text}));
+                    crate::outln!("gen", "{}", serde_json::json!({"command": "gen", "bits": a.bits, "safe": a.safe, "prime": text}));
                 } else {
-                    println!("{text}");
+                    crate::outln!("gen", "{text}");
                 }
             }
             ExitCode::SUCCESS

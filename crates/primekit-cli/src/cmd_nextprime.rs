@@ -31,9 +31,9 @@ fn run_with(a: Args, command: &str, f: fn(&BigUint) -> Result<BigUint, primekit:
         Ok(p) => {
             let text = format_number(&p, a.hex);
             if a.json {
-                println!("{}", serde_json::json!({"command": command, "input": a.n.trim(), "result": text}));
+                crate::outln!(command, "{}", serde_json::json!({"command": command, "input": a.n.trim(), "result": text}));
             } else {
-                println!("{text}");
+                crate::outln!(command, "{text}");
             }
             ExitCode::SUCCESS
         }

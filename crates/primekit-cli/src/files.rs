@@ -360,6 +360,34 @@ impl Drop for Pending {
     }
 }
 
+/// Writes a command's result text to standard output and flushes it: `Ok(true)` when
+/// written, `Ok(false)` when the reader went away (`primekit gen --count 100 | head -1`):
+/// the command then stops and exits 0, as Unix filters do, instead of the panic of a
+/// `println!` into a closed pipe. Another write error (a full disk) is `Err` with the
+/// reason. Used through [`outln!`](crate::outln).
+pub fn print_out(text: &str) -> Result<bool, String> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(false),
+        Err(e) => Err(format!("cannot write to standard output: {}", describe(&e))),
+    }
+}
+
+/// [`print_out`] where no exit status can be returned: when the reader went away the
+/// process ends with status 0, on another write error with the reason and status 1. For
+/// output that holds no file open (benchmark lines): exiting skips destructors.
+pub fn print_or_exit(text: &str) {
+    match print_out(text) {
+        Ok(true) => {}
+        Ok(false) => std::process::exit(0),
+        Err(e) => {
+            eprintln!("{}: {e}", crate::cli::prog());
+            std::process::exit(1);
+        }
+    }
+}
+
 /// Standard output, flushed; a reader that went away (`| head`) is not an error.
 pub fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();

@@ -3,6 +3,32 @@
 //! `primekit-lab` (the research commands) reuses [`cli`], [`files`] and the benchmark
 //! helpers in [`bench`](mod@bench).
 
+/// `outln!(command, format...)`: one line of a command's output through
+/// [`files::print_out`], inside a function returning `ExitCode`: when the reader went
+/// away it returns exit status 0 from that function (the rest of the output is not
+/// wanted), on another write error the reason on stderr and status 1.
+#[macro_export]
+macro_rules! outln {
+    ($cmd:expr, $($arg:tt)*) => {
+        $crate::out!($cmd, "{}\n", format_args!($($arg)*))
+    };
+}
+
+/// [`outln!`] without the newline.
+#[macro_export]
+macro_rules! out {
+    ($cmd:expr, $($arg:tt)*) => {
+        match $crate::files::print_out(&format!($($arg)*)) {
+            Ok(true) => {}
+            Ok(false) => return std::process::ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("{} {}: {e}", $crate::cli::prog(), $cmd);
+                return std::process::ExitCode::from(1);
+            }
+        }
+    };
+}
+
 pub mod bench;
 pub mod cli;
 mod cmd_cert;

@@ -167,3 +167,31 @@ fn readme_main_job_line_runs() {
     assert!(text.lines().any(|l| l.starts_with("PASS  p_proof: proven")), "{text}");
     assert!(text.trim_end().ends_with("result: OK (8 checks, 0 warnings)"), "{text}");
 }
+
+/// A reader that goes away after the first line (`primekit gen --count 2000 | head -1`)
+/// ends the command quietly with status 0, as Unix filters do: no panic from writing
+/// into the closed pipe, and no further primes generated for no one. Also for the JSON
+/// lines, a certificate stream and the benchmark lines.
+#[test]
+fn a_closed_pipe_ends_output_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let cases: [&[&str]; 4] = [
+        &["gen", "--bits", "256", "--count", "2000"],
+        &["gen", "--bits", "256", "--count", "2000", "--json"],
+        &["gen", "--bits", "256", "--count", "200", "--provable"],
+        &["bench", "test", "--bits", "256,512,1024,2048", "--count", "20"],
+    ];
+    for args in cases {
+        let mut child =
+            Command::new(env!("CARGO_BIN_EXE_primekit")).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+        assert!(!first.trim().is_empty(), "{args:?}: no first line");
+        // The reader is dropped here: the next write meets a closed pipe.
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+    }
+}

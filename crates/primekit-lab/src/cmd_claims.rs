@@ -345,6 +345,6 @@ pub fn table(results: &Path) -> String {
 }
 
 pub fn run(a: Args) -> ExitCode {
-    print!("{}", table(&a.results));
+    primekit_cli::out!("claims", "{}", table(&a.results));
     ExitCode::SUCCESS
 }

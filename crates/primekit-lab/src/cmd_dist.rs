@@ -159,7 +159,7 @@ pub fn run(a: Args) -> ExitCode {
     })();
     match result {
         Ok(j) => {
-            println!("{j}");
+            primekit_cli::outln!("dist", "{j}");
             ExitCode::SUCCESS
         }
         Err(e) => {

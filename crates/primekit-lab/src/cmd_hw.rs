@@ -106,7 +106,7 @@ pub fn run(a: Args) -> ExitCode {
                 return ExitCode::from(1);
             }
         }
-        None => print!("{text}"),
+        None => primekit_cli::out!("hw-vectors", "{text}"),
     }
     ExitCode::SUCCESS
 }

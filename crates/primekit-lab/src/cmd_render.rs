@@ -137,7 +137,7 @@ pub fn render(kind: Kind, files: &[PathBuf]) -> Result<String, String> {
 pub fn run(a: Args) -> ExitCode {
     match render(a.kind, &a.files) {
         Ok(md) => {
-            print!("{md}");
+            primekit_cli::out!("render", "{md}");
             ExitCode::SUCCESS
         }
         Err(e) => {

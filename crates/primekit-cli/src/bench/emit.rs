@@ -34,9 +34,10 @@ pub fn tagged(mut record: Value) -> Value {
     record
 }
 
-/// Prints one benchmark line (with `kernel`, see [`tagged`]) on stdout.
+/// Prints one benchmark line (with `kernel`, see [`tagged`]) on stdout; a reader that
+/// went away (`| head`) ends the run with status 0 ([`crate::files::print_or_exit`]).
 pub fn line(record: Value) {
-    println!("{}", tagged(record));
+    crate::files::print_or_exit(&format!("{}\n", tagged(record)));
 }
 
 /// Prints `records` (and `markdown(records)` to stderr if given) or reports the error
@@ -45,7 +46,9 @@ pub fn print_records(name: &str, records: Result<Vec<Value>, String>, markdown: 
     match records {
         Ok(recs) => {
             let recs: Vec<Value> = recs.into_iter().map(tagged).collect();
-            recs.iter().for_each(|r| println!("{r}"));
+            for r in &recs {
+                crate::outln!(format!("bench {name}"), "{r}");
+            }
             if let Some(md) = markdown {
                 eprintln!("{}", md(&recs));
             }

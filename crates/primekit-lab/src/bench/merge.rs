@@ -274,7 +274,9 @@ pub fn run(a: Args) -> ExitCode {
     }
     let records: Vec<Value> = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
     let merged = merge(&records);
-    merged.iter().for_each(|r| println!("{r}"));
+    for r in &merged {
+        primekit_cli::outln!("bench merge", "{r}");
+    }
     if merged.iter().any(|v| v["op"] == "suite") {
         eprintln!("{}", suite::markdown(&merged));
     }

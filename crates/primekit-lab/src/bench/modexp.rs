@@ -54,10 +54,10 @@ fn emit(engine: &str, kernel: &str, bits: u32, count: usize, samples: &[f64]) {
     let (mean, median) = mean_median(samples);
     // The fastest pass is the least disturbed by other load on a shared machine.
     let min = samples.iter().copied().fold(f64::INFINITY, f64::min);
-    println!(
-        "{}",
+    primekit_cli::files::print_or_exit(&format!(
+        "{}\n",
         json!({"op": "modexp", "engine": engine, "kernel": kernel, "bits": bits, "count": count, "mean_ms": mean, "median_ms": median, "min_ms": min, "passes": samples.len()})
-    );
+    ));
 }
 
 pub fn run(args: Args) -> ExitCode {

@@ -217,10 +217,10 @@ pub fn run(a: Args) -> ExitCode {
             peer.step();
         }
         for arm in &arms {
-            println!("{}", arm.finish().json);
+            primekit_cli::outln!("bench pga", "{}", arm.finish().json);
         }
         #[cfg(feature = "compare")]
-        println!("{}", peer.finish().json);
+        primekit_cli::outln!("bench pga", "{}", peer.finish().json);
     }
     ExitCode::SUCCESS
 }

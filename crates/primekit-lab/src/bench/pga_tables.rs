@@ -141,7 +141,7 @@ fn table(
         0 => None,
         n => {
             let m = super::pga::measure_openssl(bits, safe, n);
-            println!("{}", m.json);
+            primekit_cli::files::print_or_exit(&format!("{}\n", m.json));
             writeln!(points, "{}", m.json)?;
             Some(m.mean_ms)
         }
@@ -168,7 +168,7 @@ fn table(
                     }
                     eprintln!("k={bits} safe={safe} {}/{} r={r} L={l} ...", pga.name(), sieve.name());
                     let m = measure(&cfg, n, &mut rng)?;
-                    println!("{}", m.json);
+                    primekit_cli::files::print_or_exit(&format!("{}\n", m.json));
                     writeln!(points, "{}", m.json)?;
                     heat[i][j] = Some(m.mean_ms);
                     if b.as_ref().is_none_or(|b| m.mean_ms < b.ms) {
