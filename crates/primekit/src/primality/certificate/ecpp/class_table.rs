@@ -185,32 +185,7 @@ pub(super) fn step_cost(e: &ClassEntry, bits: u64) -> f64 {
         2 => 1.0,
         d => 2.2 * f64::from(d * d),
     };
-    // An attempt costs about one exponentiation, plus the square roots of prime
-    // discriminants few other entries share (a shared root is paid once per N): a
-    // prime discriminant in c entries adds min(1, 4 / c). Measured against the order
-    // without it (`examples/prove_speed --ecpp-only`, Zen 4, widest kernel, interleaved
-    // runs): twenty-four 1024-bit primes 4.89 / 5.01 -> 4.80 / 4.64 s (952 steps
-    // instead of 965); six 2048-bit primes 18.69 / 17.71 -> 18.06 / 17.35 s (550 steps
-    // instead of 572; the down-run longer, the steps' root finding shorter). Weighting
-    // the unshared roots twice as much gained more at 1024 bits (4.49 / 4.62 s) and
-    // nothing at 2048 (17.56 / 17.97 against 17.97 / 17.50 s).
-    let shares = popularity();
-    let unshared: f64 = e.prime_discs.iter().map(|q| (4.0 / f64::from(shares[q])).min(1.0)).sum();
-    inv_pi * (1.0 + (1.0 + 1.0 * unshared) / (p * n)) + root
-}
-
-/// How many of the table's discriminants each prime discriminant divides.
-fn popularity() -> &'static HashMap<i64, u32> {
-    static COUNTS: OnceLock<HashMap<i64, u32>> = OnceLock::new();
-    COUNTS.get_or_init(|| {
-        let mut counts = HashMap::new();
-        for e in table() {
-            for &q in &e.prime_discs {
-                *counts.entry(q).or_insert(0) += 1;
-            }
-        }
-        counts
-    })
+    inv_pi * (1.0 + 1.0 / (p * n)) + root
 }
 
 /// The prime discriminants whose product is the fundamental discriminant `d`.
