@@ -100,16 +100,8 @@ pub fn run(a: Args) -> ExitCode {
     }
     // A closed pipe (`| head`) is not an error worth more than the exit status.
     let print = |text: String| {
-        use std::io::Write;
-        let mut out = std::io::stdout().lock();
-        match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("primekit genrsa: cannot write to standard output: {e}");
-                ExitCode::from(1)
-            }
-        }
+        crate::out!("genrsa", "{text}");
+        ExitCode::SUCCESS
     };
     if a.json {
         let file = a.out.as_ref().map(|p| p.display().to_string());

@@ -366,11 +366,16 @@ impl Drop for Pending {
 /// `println!` into a closed pipe. Another write error (a full disk) is `Err` with the
 /// reason. Used through [`outln!`](crate::outln).
 pub fn print_out(text: &str) -> Result<bool, String> {
+    stdout_bytes(text.as_bytes()).map_err(|e| format!("cannot write to standard output: {}", describe(&e)))
+}
+
+/// Writes and flushes `bytes` on standard output: `Ok(false)` when the reader went away.
+fn stdout_bytes(bytes: &[u8]) -> std::io::Result<bool> {
     let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+    match out.write_all(bytes).and_then(|_| out.flush()) {
         Ok(()) => Ok(true),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(false),
-        Err(e) => Err(format!("cannot write to standard output: {}", describe(&e))),
+        Err(e) => Err(e),
     }
 }
 
@@ -390,11 +395,7 @@ pub fn print_or_exit(text: &str) {
 
 /// Standard output, flushed; a reader that went away (`| head`) is not an error.
 pub fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(bytes).and_then(|_| out.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        r => r,
-    }
+    stdout_bytes(bytes).map(|_| ())
 }
 
 /// Opens an existing device or FIFO for writing (never creating or truncating it; for a
